@@ -1,0 +1,200 @@
+//! [`AnalyzerConfig`]: every analysis parameter, validated in one place and saved with models.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// A language with a Snowball stemmer and an NLTK stop-word list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+#[allow(missing_docs)]
+pub enum Language {
+    Arabic,
+    Danish,
+    Dutch,
+    English,
+    Finnish,
+    French,
+    German,
+    Greek,
+    Hungarian,
+    Italian,
+    Norwegian,
+    Portuguese,
+    Romanian,
+    Russian,
+    Spanish,
+    Swedish,
+    Tamil,
+    Turkish,
+}
+
+impl Language {
+    /// The Snowball algorithm for this language.
+    pub fn stemmer(self) -> rust_stemmers::Algorithm {
+        use rust_stemmers::Algorithm as A;
+        match self {
+            Language::Arabic => A::Arabic,
+            Language::Danish => A::Danish,
+            Language::Dutch => A::Dutch,
+            Language::English => A::English,
+            Language::Finnish => A::Finnish,
+            Language::French => A::French,
+            Language::German => A::German,
+            Language::Greek => A::Greek,
+            Language::Hungarian => A::Hungarian,
+            Language::Italian => A::Italian,
+            Language::Norwegian => A::Norwegian,
+            Language::Portuguese => A::Portuguese,
+            Language::Romanian => A::Romanian,
+            Language::Russian => A::Russian,
+            Language::Spanish => A::Spanish,
+            Language::Swedish => A::Swedish,
+            Language::Tamil => A::Tamil,
+            Language::Turkish => A::Turkish,
+        }
+    }
+
+    /// The ISO 639-1 code, which names the NLTK stop-word list.
+    pub fn iso_code(self) -> &'static str {
+        match self {
+            Language::Arabic => "ar",
+            Language::Danish => "da",
+            Language::Dutch => "nl",
+            Language::English => "en",
+            Language::Finnish => "fi",
+            Language::French => "fr",
+            Language::German => "de",
+            Language::Greek => "el",
+            Language::Hungarian => "hu",
+            Language::Italian => "it",
+            Language::Norwegian => "no",
+            Language::Portuguese => "pt",
+            Language::Romanian => "ro",
+            Language::Russian => "ru",
+            Language::Spanish => "es",
+            Language::Swedish => "sv",
+            Language::Tamil => "ta",
+            Language::Turkish => "tr",
+        }
+    }
+
+    /// The NLTK stop-word list (from the `stop-words` crate).
+    pub fn stop_words(self) -> &'static [&'static str] {
+        stop_words::lookup(self.iso_code()).unwrap_or(&[])
+    }
+}
+
+/// Which stop words to remove.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StopWords {
+    /// Keep every word.
+    None,
+    /// The NLTK list of a language.
+    Builtin(Language),
+    /// A user's list, stored in full so a saved model does not depend on the file.
+    Custom(Vec<String>),
+}
+
+/// Every parameter of the analysis chain. Serialized with every vectorizer and model, so text is
+/// always analyzed the way the model was trained.
+///
+/// Stages run in this order: tokenize, lowercase, stop words, stem, n-grams. Stop words are
+/// matched before stemming (lists hold whole words) and n-grams are formed after pruning, so
+/// `"the cat"` never becomes a bigram with `the`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnalyzerConfig {
+    /// Shortest token kept, in characters; default 2, range 1..=`max_token_len`. A single
+    /// ideograph is kept whatever this says.
+    pub min_token_len: usize,
+    /// Longest token kept, in characters; default 40 (longer "words" are mostly uuencoded data,
+    /// hashes and URLs run together).
+    pub max_token_len: usize,
+    /// Lowercase every token; default true.
+    pub lowercase: bool,
+    /// Stop words to remove; default the English list.
+    pub stop_words: StopWords,
+    /// Snowball stemmer; default English. `None` keeps words as they are.
+    pub stemmer: Option<Language>,
+    /// Smallest n-gram size; default 1, range 1..=`ngram_max`.
+    pub ngram_min: usize,
+    /// Largest n-gram size; default 1, range `ngram_min`..=8.
+    pub ngram_max: usize,
+}
+
+impl Default for AnalyzerConfig {
+    fn default() -> Self {
+        AnalyzerConfig {
+            min_token_len: 2,
+            max_token_len: 40,
+            lowercase: true,
+            stop_words: StopWords::Builtin(Language::English),
+            stemmer: Some(Language::English),
+            ngram_min: 1,
+            ngram_max: 1,
+        }
+    }
+}
+
+/// Longest n-gram accepted: beyond this, vocabularies explode without helping classification.
+pub const MAX_NGRAM: usize = 8;
+
+impl AnalyzerConfig {
+    /// Checks every parameter; the only place they are checked.
+    pub fn validate(&self) -> Result<()> {
+        if self.min_token_len == 0 || self.min_token_len > self.max_token_len {
+            return Err(Error::Config(format!(
+                "token length range {}..={} is empty or starts at 0",
+                self.min_token_len, self.max_token_len
+            )));
+        }
+        if self.ngram_min == 0 || self.ngram_min > self.ngram_max || self.ngram_max > MAX_NGRAM {
+            return Err(Error::Config(format!(
+                "n-gram range {}..={} must satisfy 1 <= min <= max <= {MAX_NGRAM}",
+                self.ngram_min, self.ngram_max
+            )));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_language_has_stop_words_and_round_trips() {
+        use clap::ValueEnum;
+        for language in Language::value_variants() {
+            assert!(language.stop_words().len() > 20, "{language:?}");
+        }
+        let config = AnalyzerConfig {
+            stop_words: StopWords::Custom(vec!["foo".into()]),
+            ..AnalyzerConfig::default()
+        };
+        let json = serde_json::to_string(&config).unwrap();
+        assert_eq!(
+            serde_json::from_str::<AnalyzerConfig>(&json).unwrap(),
+            config
+        );
+    }
+
+    #[test]
+    fn ranges_are_validated() {
+        assert!(AnalyzerConfig::default().validate().is_ok());
+        let bad_tokens = AnalyzerConfig {
+            min_token_len: 5,
+            max_token_len: 4,
+            ..AnalyzerConfig::default()
+        };
+        assert!(bad_tokens.validate().is_err());
+        let bad_ngrams = AnalyzerConfig {
+            ngram_min: 2,
+            ngram_max: 1,
+            ..AnalyzerConfig::default()
+        };
+        assert!(bad_ngrams.validate().is_err());
+    }
+}

@@ -1,0 +1,260 @@
+//! Flag groups shared by several commands, and their conversion into library configurations.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::analyze::{AnalyzerConfig, Language, StopWords};
+use crate::corpus::{InputFormat, ReadOptions, DEFAULT_MAX_DOC_BYTES};
+use crate::error::{Error, Result};
+use crate::pipeline::{default_threads, PipelineConfig};
+use crate::vectorize::{DfBound, Idf, Norm, Tf, VectorizerConfig, Weighting};
+
+/// How to read the input.
+#[derive(Debug, Clone, Args)]
+pub struct InputArgs {
+    /// Input layout; by default a folder is class folders, `.tsv` and `.jsonl` go by extension,
+    /// `-` is stdin lines and any other file is one unlabeled document.
+    #[arg(long, value_enum)]
+    pub input: Option<InputFormat>,
+    /// Treat the first TSV line as a header (automatic when its first field is `label`).
+    #[arg(long)]
+    pub header: bool,
+    /// Truncate documents longer than this many bytes, with a warning.
+    #[arg(long, default_value_t = DEFAULT_MAX_DOC_BYTES, value_name = "BYTES")]
+    pub max_doc_bytes: u64,
+}
+
+impl InputArgs {
+    /// The reader options.
+    pub fn options(&self) -> Result<ReadOptions> {
+        if self.max_doc_bytes == 0 {
+            return Err(Error::Config("--max-doc-bytes must be at least 1".into()));
+        }
+        Ok(ReadOptions {
+            format: self.input,
+            max_doc_bytes: self.max_doc_bytes,
+            tsv_header: self.header,
+        })
+    }
+}
+
+/// A language, or `none` to turn a stage off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LanguageChoice(pub Option<Language>);
+
+impl std::str::FromStr for LanguageChoice {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        use clap::ValueEnum;
+        if text.eq_ignore_ascii_case("none") {
+            return Ok(LanguageChoice(None));
+        }
+        Language::from_str(text, true)
+            .map(|l| LanguageChoice(Some(l)))
+            .map_err(|_| {
+                let names: Vec<_> = Language::value_variants()
+                    .iter()
+                    .filter_map(|l| l.to_possible_value().map(|v| v.get_name().to_string()))
+                    .collect();
+                format!("expected none or one of: {}", names.join(", "))
+            })
+    }
+}
+
+/// Analysis flags. Unset flags take [`AnalyzerConfig`]'s defaults.
+#[derive(Debug, Clone, Default, Args)]
+pub struct AnalysisArgs {
+    /// Shortest token kept, in characters [default: 2].
+    #[arg(long, value_name = "N")]
+    pub min_token_len: Option<usize>,
+    /// Longest token kept, in characters [default: 40].
+    #[arg(long, value_name = "N")]
+    pub max_token_len: Option<usize>,
+    /// Keep letter case instead of lowercasing.
+    #[arg(long)]
+    pub keep_case: bool,
+    /// Built-in stop-word list (NLTK), or none [default: english].
+    #[arg(long, value_name = "LANGUAGE", conflicts_with = "stop_words_file")]
+    pub stop_words: Option<LanguageChoice>,
+    /// Stop words from a file: one word per line; blank lines and lines starting with `#` skipped.
+    #[arg(long, value_name = "FILE")]
+    pub stop_words_file: Option<PathBuf>,
+    /// Snowball stemmer language, or none [default: english].
+    #[arg(long, value_name = "LANGUAGE")]
+    pub stem: Option<LanguageChoice>,
+    /// Word n-gram sizes, `N` or `MIN..MAX` (inclusive) [default: 1].
+    #[arg(long, value_name = "RANGE", value_parser = parse_range)]
+    pub ngrams: Option<(usize, usize)>,
+}
+
+fn parse_range(text: &str) -> Result<(usize, usize), String> {
+    let parse = |t: &str| t.trim().parse::<usize>().map_err(|e| format!("'{t}': {e}"));
+    match text.split_once("..") {
+        Some((min, max)) => Ok((parse(min)?, parse(max.trim_start_matches('='))?)),
+        None => parse(text).map(|n| (n, n)),
+    }
+}
+
+impl AnalysisArgs {
+    /// True when any analysis flag was given.
+    pub fn any_set(&self) -> bool {
+        self.min_token_len.is_some()
+            || self.max_token_len.is_some()
+            || self.keep_case
+            || self.stop_words.is_some()
+            || self.stop_words_file.is_some()
+            || self.stem.is_some()
+            || self.ngrams.is_some()
+    }
+
+    /// The analyzer configuration, validated.
+    pub fn config(&self) -> Result<AnalyzerConfig> {
+        let defaults = AnalyzerConfig::default();
+        let stop_words = match (&self.stop_words_file, self.stop_words) {
+            (Some(path), _) => StopWords::Custom(read_word_list(path)?),
+            (None, Some(LanguageChoice(choice))) => {
+                choice.map_or(StopWords::None, StopWords::Builtin)
+            }
+            (None, None) => defaults.stop_words.clone(),
+        };
+        let (ngram_min, ngram_max) = self
+            .ngrams
+            .unwrap_or((defaults.ngram_min, defaults.ngram_max));
+        let config = AnalyzerConfig {
+            min_token_len: self.min_token_len.unwrap_or(defaults.min_token_len),
+            max_token_len: self.max_token_len.unwrap_or(defaults.max_token_len),
+            lowercase: !self.keep_case,
+            stop_words,
+            stemmer: self.stem.map_or(defaults.stemmer, |choice| choice.0),
+            ngram_min,
+            ngram_max,
+        };
+        config.validate()?;
+        Ok(config)
+    }
+}
+
+fn read_word_list(path: &PathBuf) -> Result<Vec<String>> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let (text, _) = crate::corpus::decode(bytes);
+    Ok(text
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .map(str::to_string)
+        .collect())
+}
+
+/// Vocabulary pruning and weighting flags. Unset flags take [`VectorizerConfig`]'s defaults.
+#[derive(Debug, Clone, Default, Args)]
+pub struct WeightingArgs {
+    /// Term frequency: count, binary, frequency (count / length), sublinear (1 + ln count)
+    /// [default: sublinear].
+    #[arg(long, value_enum)]
+    pub tf: Option<Tf>,
+    /// Inverse document frequency: none, plain ln(N/df), smooth ln((1+N)/(1+df))+1
+    /// [default: smooth].
+    #[arg(long, value_enum)]
+    pub idf: Option<Idf>,
+    /// Row normalization [default: l2].
+    #[arg(long, value_enum)]
+    pub norm: Option<Norm>,
+    /// Drop terms in fewer documents: a count (5) or a fraction of documents (0.01) [default: 1].
+    #[arg(long, value_name = "DF")]
+    pub min_df: Option<DfBound>,
+    /// Drop terms in more documents: a count or a fraction (0.5) [default: 1.0].
+    #[arg(long, value_name = "DF")]
+    pub max_df: Option<DfBound>,
+    /// Keep only the N most frequent terms [default: all].
+    #[arg(long, value_name = "N")]
+    pub max_features: Option<usize>,
+}
+
+impl WeightingArgs {
+    /// True when any of these flags was given.
+    pub fn any_set(&self) -> bool {
+        self.tf.is_some()
+            || self.idf.is_some()
+            || self.norm.is_some()
+            || self.min_df.is_some()
+            || self.max_df.is_some()
+            || self.max_features.is_some()
+    }
+
+    /// The vectorizer configuration, validated.
+    pub fn config(&self) -> Result<VectorizerConfig> {
+        let defaults = VectorizerConfig::default();
+        let weighting = Weighting {
+            tf: self.tf.unwrap_or(defaults.weighting.tf),
+            idf: self.idf.unwrap_or(defaults.weighting.idf),
+            norm: self.norm.unwrap_or(defaults.weighting.norm),
+        };
+        let config = VectorizerConfig {
+            min_df: self.min_df.unwrap_or(defaults.min_df),
+            max_df: self.max_df.unwrap_or(defaults.max_df),
+            max_features: self.max_features.or(defaults.max_features),
+            weighting,
+        };
+        config.validate()?;
+        Ok(config)
+    }
+}
+
+/// Threads and reporting.
+#[derive(Debug, Clone, Args)]
+pub struct RuntimeArgs {
+    /// Worker threads [default: all cores]. Staged mode gives each stage this many.
+    #[arg(long, short = 'j', value_name = "N")]
+    pub threads: Option<usize>,
+    /// Run each analysis stage in its own threads instead of all stages in each thread.
+    #[arg(long)]
+    pub staged: bool,
+    /// Documents per batch handed between threads.
+    #[arg(long, default_value_t = 64, value_name = "N")]
+    pub batch_size: usize,
+    /// Print per-stage counters and timings to stderr.
+    #[arg(long, short = 'v')]
+    pub verbose: bool,
+    /// Print no summary (warnings and errors are still printed).
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+impl RuntimeArgs {
+    /// The pipeline configuration, validated.
+    pub fn pipeline(&self) -> Result<PipelineConfig> {
+        let threads = self.threads.unwrap_or_else(default_threads);
+        let config = PipelineConfig {
+            batch_size: self.batch_size,
+            ..PipelineConfig::with_threads(!self.staged, threads)
+        };
+        config.validate()?;
+        Ok(config)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_parse() {
+        assert_eq!(parse_range("2"), Ok((2, 2)));
+        assert_eq!(parse_range("1..3"), Ok((1, 3)));
+        assert_eq!(parse_range("1..=3"), Ok((1, 3)));
+        assert!(parse_range("a..3").is_err());
+    }
+
+    #[test]
+    fn languages_parse_with_none() {
+        assert_eq!("none".parse(), Ok(LanguageChoice(None)));
+        assert_eq!("French".parse(), Ok(LanguageChoice(Some(Language::French))));
+        let error = "klingon".parse::<LanguageChoice>().unwrap_err();
+        assert!(
+            error.contains("english") && error.contains("turkish"),
+            "{error}"
+        );
+    }
+}

@@ -1,0 +1,46 @@
+//! The command line: one file per command. Each command turns its raw flags into validated
+//! library configurations in one place, then calls the library.
+
+mod args;
+mod log;
+mod vectorize;
+
+use clap::{Parser, Subcommand};
+
+pub use args::{AnalysisArgs, InputArgs, RuntimeArgs, WeightingArgs};
+pub use vectorize::VectorizeArgs;
+
+use crate::error::Result;
+
+/// bowline: streaming text classification.
+#[derive(Debug, Parser)]
+#[command(name = "bowline", version, about, max_term_width = 100)]
+pub struct Cli {
+    /// The command to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Turn a corpus into a sparse matrix in svmlight format, with its vocabulary.
+    Vectorize(VectorizeArgs),
+}
+
+/// How a command ended when it did not fail outright.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Everything was processed.
+    Clean,
+    /// The command finished, but this many inputs (files, lines) could not be used; they were
+    /// reported as they were met.
+    Partial(u64),
+}
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli) -> Result<Outcome> {
+    match cli.command {
+        Command::Vectorize(args) => vectorize::run(args),
+    }
+}

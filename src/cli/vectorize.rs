@@ -1,0 +1,238 @@
+//! `bowline vectorize`: a corpus becomes an svmlight matrix and a vocabulary file.
+
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::log::ReadLog;
+use super::{AnalysisArgs, InputArgs, Outcome, RuntimeArgs, WeightingArgs};
+use crate::analyze::{Analyzed, Analyzer};
+use crate::corpus::{self, ReadOptions};
+use crate::error::{Error, Result};
+use crate::io::Output;
+use crate::pipeline::{PipelineConfig, StageStats};
+use crate::vectorize::{
+    fit_stage, svmlight::SvmlightWriter, transform_stage, Fitter, VectorizerConfig, VocabularyFile,
+};
+
+/// Flags of `bowline vectorize`.
+#[derive(Debug, Args)]
+pub struct VectorizeArgs {
+    /// The corpus: a folder of class folders, a .tsv or .jsonl file, unlabeled files, or - (stdin).
+    pub corpus: PathBuf,
+    /// Where to write the matrix in svmlight format; - for stdout.
+    #[arg(short, long, value_name = "OUT.svm")]
+    pub output: PathBuf,
+    /// Also write the fitted vectorizer and the class names (label i = position i) as JSON.
+    #[arg(long, value_name = "FILE")]
+    pub vocab: Option<PathBuf>,
+    /// Do not fit: transform with a vocabulary file written by an earlier --vocab, so a test set
+    /// gets the training set's columns. Its analysis and weighting are used.
+    #[arg(long, value_name = "FILE", conflicts_with = "vocab")]
+    pub use_vocab: Option<PathBuf>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub analysis: AnalysisArgs,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub weighting: WeightingArgs,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub runtime: RuntimeArgs,
+}
+
+/// Fit a new vocabulary, or reuse a saved one.
+enum Mode {
+    Fit {
+        analyzer: Analyzer,
+        config: VectorizerConfig,
+        vocab_out: Option<PathBuf>,
+    },
+    Transform(VocabularyFile),
+}
+
+/// Everything the command needs, validated.
+struct Job {
+    corpus: PathBuf,
+    output: PathBuf,
+    mode: Mode,
+    read: ReadOptions,
+    pipeline: PipelineConfig,
+    verbose: bool,
+    quiet: bool,
+}
+
+impl VectorizeArgs {
+    /// Converts the flags into a validated job: the one place they are checked.
+    fn job(self) -> Result<Job> {
+        let mode = match &self.use_vocab {
+            Some(path) => {
+                if self.analysis.any_set() || self.weighting.any_set() {
+                    return Err(Error::Config(
+                        "--use-vocab takes analysis and weighting from the vocabulary file; \
+                         drop the other analysis and weighting flags"
+                            .into(),
+                    ));
+                }
+                Mode::Transform(VocabularyFile::load(path)?)
+            }
+            None => Mode::Fit {
+                analyzer: Analyzer::new(self.analysis.config()?)?,
+                config: self.weighting.config()?,
+                vocab_out: self.vocab,
+            },
+        };
+        Ok(Job {
+            corpus: self.corpus,
+            output: self.output,
+            mode,
+            read: self.input.options()?,
+            pipeline: self.runtime.pipeline()?,
+            verbose: self.runtime.verbose,
+            quiet: self.runtime.quiet,
+        })
+    }
+}
+
+/// Runs the command.
+pub fn run(args: VectorizeArgs) -> Result<Outcome> {
+    let job = args.job()?;
+    let mut log = ReadLog::new(job.read.max_doc_bytes);
+    let (stats, report) = match &job.mode {
+        Mode::Fit {
+            analyzer,
+            config,
+            vocab_out,
+        } => fit(&job, analyzer, config, vocab_out.as_deref(), &mut log)?,
+        Mode::Transform(vocabulary) => transform(&job, vocabulary, &mut log)?,
+    };
+    if job.verbose {
+        eprint!("{}", StageStats::table(&stats));
+    }
+    if !job.quiet {
+        eprintln!("bowline: {}", log.summary());
+        eprintln!("bowline: {report}");
+    }
+    Ok(log.outcome())
+}
+
+/// Fits a vocabulary on the corpus and writes the training matrix.
+fn fit(
+    job: &Job,
+    analyzer: &Analyzer,
+    config: &VectorizerConfig,
+    vocab_out: Option<&std::path::Path>,
+    log: &mut ReadLog,
+) -> Result<(Vec<StageStats>, String)> {
+    let (entries, classes) = corpus::open(&job.corpus, &job.read)?;
+    let mut fitter = Fitter::new(config.clone())?;
+    let mut labels = Vec::new();
+    let (interner, rows) = fitter.parts();
+    let count = vec![fit_stage(interner)];
+    let stats = analyzer.run(
+        entries,
+        &job.pipeline,
+        job.read.max_doc_bytes,
+        count,
+        |item| {
+            log.note(&item.entry);
+            if item.entry.is_document() {
+                rows.push(&item.counted);
+                labels.push(item.entry.doc.label);
+            }
+            Ok(())
+        },
+    )?;
+    let (vectorizer, matrix) = fitter.finish(analyzer.config().clone())?;
+    let classes = if classes.is_empty() {
+        labels
+            .iter()
+            .flatten()
+            .cloned()
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect()
+    } else {
+        classes
+    };
+    let ids: Vec<i64> = labels
+        .iter()
+        .map(|label| label_id(&classes, label.as_deref()).unwrap_or(0))
+        .collect();
+    let mut output = Output::create(&job.output)?;
+    SvmlightWriter::new()
+        .write_matrix(&mut output, &ids, &matrix)
+        .map_err(|e| output.error(e))?;
+    output.commit()?;
+    let report = format!(
+        "{} classes, {} terms, {} non-zeros -> {}",
+        classes.len(),
+        vectorizer.terms().len(),
+        matrix.nnz(),
+        job.output.display()
+    );
+    if let Some(path) = vocab_out {
+        VocabularyFile {
+            labels: classes,
+            vectorizer,
+        }
+        .save(path)?;
+    }
+    Ok((stats, report))
+}
+
+fn label_id(classes: &[String], label: Option<&str>) -> Option<i64> {
+    let label = label?;
+    classes.iter().position(|c| c == label).map(|i| i as i64)
+}
+
+/// Writes the corpus's rows over a saved vocabulary, streaming: each row is written as soon as
+/// its document is analyzed.
+fn transform(
+    job: &Job,
+    vocabulary: &VocabularyFile,
+    log: &mut ReadLog,
+) -> Result<(Vec<StageStats>, String)> {
+    let (entries, _) = corpus::open(&job.corpus, &job.read)?;
+    let analyzer = Analyzer::new(vocabulary.vectorizer.analyzer().clone())?;
+    let mut classes = vocabulary.labels.clone();
+    let mut output = Output::create(&job.output)?;
+    let mut writer = SvmlightWriter::new();
+    let (mut rows, mut oov) = (0u64, 0u64);
+    let count = vec![transform_stage(&vocabulary.vectorizer)];
+    let max_doc_bytes = job.read.max_doc_bytes;
+    let stats = analyzer.run(entries, &job.pipeline, max_doc_bytes, count, |item: Analyzed| {
+        log.note(&item.entry);
+        if !item.entry.is_document() {
+            return Ok(());
+        }
+        let label = item.entry.doc.label.as_deref();
+        let id = match (label, label_id(&classes, label)) {
+            (Some(name), None) => {
+                eprintln!("bowline: warning: {}: class '{name}' is not in the vocabulary file; written as {}", item.entry.doc.id, classes.len());
+                classes.push(name.to_string());
+                classes.len() as i64 - 1
+            }
+            (_, id) => id.unwrap_or(0),
+        };
+        let row = &item.counted.row;
+        oov += item.counted.oov;
+        rows += 1;
+        writer
+            .write_row(&mut output, id, &row.indices, &row.values)
+            .map_err(|e| output.error(e))
+    })?;
+    output.flush().map_err(|e| output.error(e))?;
+    output.commit()?;
+    let report = format!(
+        "{rows} rows over {} terms, {oov} out-of-vocabulary terms -> {}",
+        vocabulary.vectorizer.terms().len(),
+        job.output.display()
+    );
+    Ok((stats, report))
+}

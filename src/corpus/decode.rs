@@ -1,0 +1,146 @@
+//! Turning raw bytes into text: UTF-8 first, Windows-1252 as the fallback, binary detection and
+//! the document size limit.
+
+use std::fs::File;
+use std::io::Read;
+use std::path::Path;
+
+use super::{Entry, Skip};
+use crate::error::Error;
+
+/// Documents longer than this (16 MiB) are truncated unless `--max-doc-bytes` says otherwise.
+pub const DEFAULT_MAX_DOC_BYTES: u64 = 16 * 1024 * 1024;
+
+/// How far into a file to look for NUL bytes when deciding whether it is binary.
+const BINARY_SNIFF_BYTES: usize = 8 * 1024;
+
+/// Decodes bytes as UTF-8, or as Windows-1252 when they are not valid UTF-8.
+///
+/// Windows-1252 is the fallback because it is what mislabelled "Latin-1" text almost always is,
+/// and because it maps every byte to a character, so no text is ever dropped. A leading UTF-8 byte
+/// order mark is removed. Returns the text and whether the fallback was used.
+pub fn decode(mut bytes: Vec<u8>) -> (String, bool) {
+    if bytes.starts_with(b"\xEF\xBB\xBF") {
+        bytes.drain(..3);
+    }
+    match String::from_utf8(bytes) {
+        Ok(text) => (text, false),
+        Err(err) => {
+            let bytes = err.into_bytes();
+            let (text, _) = encoding_rs::WINDOWS_1252.decode_without_bom_handling(&bytes);
+            (text.into_owned(), true)
+        }
+    }
+}
+
+/// Cuts bytes to `limit`, stepping back over a UTF-8 character that the cut would split, so that a
+/// truncated UTF-8 document is not mistaken for Windows-1252.
+fn truncate_bytes(bytes: &mut Vec<u8>, limit: usize) {
+    bytes.truncate(limit);
+    if let Err(err) = std::str::from_utf8(bytes) {
+        if err.error_len().is_none() {
+            bytes.truncate(err.valid_up_to());
+        }
+    }
+}
+
+/// Reads one document file, applying the binary check, the size limit and decoding.
+pub fn read_document_file(path: &Path, max_doc_bytes: u64) -> Entry {
+    let mut entry = Entry::default();
+    load(&mut entry, path, max_doc_bytes);
+    entry
+}
+
+/// Fills `entry` from the file at `path`; failures are recorded on the entry, not returned, so one
+/// bad file never stops a batch.
+pub(super) fn load(entry: &mut Entry, path: &Path, max_doc_bytes: u64) {
+    let mut bytes = Vec::new();
+    let read = File::open(path).and_then(|file| {
+        let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+        bytes.reserve(size.min(max_doc_bytes.saturating_add(1)) as usize);
+        file.take(max_doc_bytes.saturating_add(1))
+            .read_to_end(&mut bytes)
+            .map(|_| size)
+    });
+    let size = match read {
+        Ok(size) => size,
+        Err(err) => {
+            entry.skip = Some(Skip::Failed(Error::io(path, err)));
+            return;
+        }
+    };
+    let sniff = &bytes[..bytes.len().min(BINARY_SNIFF_BYTES)];
+    if sniff.contains(&0) {
+        entry.skip = Some(Skip::Binary);
+        return;
+    }
+    if bytes.len() as u64 > max_doc_bytes {
+        entry.truncated_from = Some(size.max(bytes.len() as u64));
+        truncate_bytes(&mut bytes, max_doc_bytes as usize);
+    }
+    entry.bytes = bytes.len() as u64;
+    let (text, fallback) = decode(bytes);
+    entry.doc.text = text;
+    entry.decoded_windows_1252 = fallback;
+}
+
+/// Decodes one line of a line-oriented input, applying the size limit; records on `entry`.
+pub(super) fn load_line(entry: &mut Entry, mut bytes: Vec<u8>, max_doc_bytes: u64) {
+    if bytes.len() as u64 > max_doc_bytes {
+        entry.truncated_from = Some(bytes.len() as u64);
+        truncate_bytes(&mut bytes, max_doc_bytes as usize);
+    }
+    entry.bytes = bytes.len() as u64;
+    let (text, fallback) = decode(bytes);
+    entry.doc.text = text;
+    entry.decoded_windows_1252 = fallback;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utf8_is_kept_and_bom_removed() {
+        assert_eq!(decode("héllo".into()), ("héllo".to_string(), false));
+        assert_eq!(
+            decode(b"\xEF\xBB\xBFhi".to_vec()),
+            ("hi".to_string(), false)
+        );
+    }
+
+    #[test]
+    fn latin1_bytes_decode_as_windows_1252() {
+        // "café" in ISO-8859-1, and 0x93/0x94 which Windows-1252 maps to curly quotes.
+        assert_eq!(decode(b"caf\xe9".to_vec()), ("café".to_string(), true));
+        assert_eq!(
+            decode(b"\x93hi\x94".to_vec()),
+            ("\u{201c}hi\u{201d}".to_string(), true)
+        );
+    }
+
+    #[test]
+    fn truncation_never_splits_a_utf8_character() {
+        let mut bytes = "aé".as_bytes().to_vec(); // 'é' is two bytes
+        truncate_bytes(&mut bytes, 2);
+        assert_eq!(bytes, b"a");
+    }
+
+    #[test]
+    fn binary_and_truncated_files_are_flagged() {
+        let dir = tempfile::tempdir().unwrap();
+        let bin = dir.path().join("bin");
+        std::fs::write(&bin, b"ab\0cd").unwrap();
+        assert!(matches!(
+            read_document_file(&bin, 100).skip,
+            Some(Skip::Binary)
+        ));
+        let long = dir.path().join("long");
+        std::fs::write(&long, b"abcdefgh").unwrap();
+        let entry = read_document_file(&long, 3);
+        assert_eq!(entry.doc.text, "abc");
+        assert_eq!(entry.truncated_from, Some(8));
+        let missing = read_document_file(&dir.path().join("nope"), 3);
+        assert!(matches!(missing.skip, Some(Skip::Failed(Error::Io { .. }))));
+    }
+}

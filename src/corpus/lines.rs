@@ -1,0 +1,193 @@
+//! Line-oriented inputs: TSV (`label<TAB>text`), JSONL and plain lines, from a file or stdin.
+//!
+//! Lines are read as bytes, so a line that is not valid UTF-8 is decoded like any other text
+//! instead of ending the stream. A malformed line becomes a failed entry naming the file and line,
+//! and reading goes on with the next line.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use super::decode::{decode, load_line};
+use super::{Document, Entries, Entry};
+use crate::error::{Error, Result};
+
+/// Opens a file, or stdin for `-`, as a buffered byte reader.
+fn open_reader(path: &Path) -> Result<Box<dyn BufRead + Send>> {
+    if path == Path::new("-") {
+        return Ok(Box::new(BufReader::new(std::io::stdin())));
+    }
+    let file = File::open(path).map_err(|e| Error::io(path, e))?;
+    Ok(Box::new(BufReader::with_capacity(1 << 16, file)))
+}
+
+/// The raw lines of a reader, numbered from 1, without their `\n` or `\r\n`.
+struct RawLines {
+    reader: Box<dyn BufRead + Send>,
+    path: PathBuf,
+    number: u64,
+    done: bool,
+}
+
+impl Iterator for RawLines {
+    type Item = (u64, Result<Vec<u8>>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        let mut line = Vec::new();
+        self.number += 1;
+        match self.reader.read_until(b'\n', &mut line) {
+            Ok(0) => None,
+            Ok(_) => {
+                if line.last() == Some(&b'\n') {
+                    line.pop();
+                    if line.last() == Some(&b'\r') {
+                        line.pop();
+                    }
+                }
+                Some((self.number, Ok(line)))
+            }
+            Err(err) => {
+                // A read error ends the stream: the reader's position is unknown after it.
+                self.done = true;
+                Some((self.number, Err(Error::io(&self.path, err))))
+            }
+        }
+    }
+}
+
+fn raw_lines(path: &Path) -> Result<RawLines> {
+    Ok(RawLines {
+        reader: open_reader(path)?,
+        path: path.to_path_buf(),
+        number: 0,
+        done: false,
+    })
+}
+
+fn line_error(path: &Path, line: u64, message: impl Into<String>) -> Error {
+    Error::Line {
+        path: path.to_path_buf(),
+        line,
+        message: message.into(),
+    }
+}
+
+/// The id of the document on a line, and the name used in messages about it.
+fn line_id(path: &Path, line: u64) -> String {
+    format!("{}:{line}", path.display())
+}
+
+/// `label<TAB>text` per line. The first line is a header, and skipped, when its first field is
+/// `label` in any case, or when `force_header` is set. Blank lines are skipped. Everything after
+/// the first tab is text, tabs included. The document id is the line number.
+pub(super) fn tsv(path: &Path, force_header: bool, max_doc_bytes: u64) -> Result<Entries> {
+    let path_buf = path.to_path_buf();
+    let lines = raw_lines(path)?.filter_map(move |(number, line)| {
+        let line = match line {
+            Ok(line) => line,
+            Err(err) => return Some(Entry::failed(line_id(&path_buf, number), err)),
+        };
+        if line.is_empty() {
+            return None;
+        }
+        let Some(tab) = line.iter().position(|&b| b == b'\t') else {
+            let err = line_error(&path_buf, number, "expected label<TAB>text, found no tab");
+            return Some(Entry::failed(line_id(&path_buf, number), err));
+        };
+        let (label, _) = decode(line[..tab].to_vec());
+        let label = label.trim();
+        if number == 1 && (force_header || label.eq_ignore_ascii_case("label")) {
+            return None;
+        }
+        Some(labeled_line(
+            number,
+            label,
+            line[tab + 1..].to_vec(),
+            max_doc_bytes,
+        ))
+    });
+    Ok(Box::new(lines))
+}
+
+fn labeled_line(number: u64, label: &str, text: Vec<u8>, max_doc_bytes: u64) -> Entry {
+    let mut entry = Entry {
+        doc: Document {
+            id: number.to_string(),
+            label: Some(label.to_string()),
+            text: String::new(),
+        },
+        ..Entry::default()
+    };
+    load_line(&mut entry, text, max_doc_bytes);
+    entry
+}
+
+/// One JSONL record. Fields other than these are ignored.
+#[derive(Deserialize)]
+struct JsonRecord {
+    id: Option<serde_json::Value>,
+    label: Option<String>,
+    text: String,
+}
+
+/// `{"id"?, "label"?, "text"}` per line; the id defaults to the line number, and a numeric id is
+/// written as its decimal form. Blank lines are skipped.
+pub(super) fn jsonl(path: &Path, max_doc_bytes: u64) -> Result<Entries> {
+    let path_buf = path.to_path_buf();
+    let lines = raw_lines(path)?.filter_map(move |(number, line)| {
+        let line = match line {
+            Ok(line) => line,
+            Err(err) => return Some(Entry::failed(line_id(&path_buf, number), err)),
+        };
+        if line.iter().all(u8::is_ascii_whitespace) {
+            return None;
+        }
+        let (text, _) = decode(line);
+        Some(match serde_json::from_str::<JsonRecord>(&text) {
+            Ok(record) => json_entry(number, record, max_doc_bytes),
+            Err(err) => {
+                let err = line_error(&path_buf, number, format!("invalid JSON record: {err}"));
+                Entry::failed(line_id(&path_buf, number), err)
+            }
+        })
+    });
+    Ok(Box::new(lines))
+}
+
+fn json_entry(number: u64, record: JsonRecord, max_doc_bytes: u64) -> Entry {
+    let id = match record.id {
+        Some(serde_json::Value::String(id)) => id,
+        Some(other) => other.to_string(),
+        None => number.to_string(),
+    };
+    let mut entry = Entry {
+        doc: Document {
+            id,
+            label: record.label,
+            text: String::new(),
+        },
+        ..Entry::default()
+    };
+    load_line(&mut entry, record.text.into_bytes(), max_doc_bytes);
+    entry
+}
+
+/// One unlabeled document per line, empty lines included; the id is the line number.
+pub(super) fn plain(path: &Path, max_doc_bytes: u64) -> Result<Entries> {
+    let path_buf = path.to_path_buf();
+    let lines = raw_lines(path)?.map(move |(number, line)| match line {
+        Ok(line) => {
+            let mut entry = Entry::default();
+            entry.doc.id = number.to_string();
+            load_line(&mut entry, line, max_doc_bytes);
+            entry
+        }
+        Err(err) => Entry::failed(line_id(&path_buf, number), err),
+    });
+    Ok(Box::new(lines))
+}

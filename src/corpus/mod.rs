@@ -1,0 +1,232 @@
+//! Corpus readers: bytes on disk or on stdin become [`Document`]s.
+//!
+//! A reader yields [`Entry`] values in a deterministic order (sorted paths, file line order). Folder
+//! readers yield entries whose text is still on disk ([`Entry::file`] is set); the pipeline's read
+//! stage, [`load_entries`], fills them in parallel, so file reading shares the worker threads and
+//! the memory bound of the analysis stages. Line-oriented readers (TSV, JSONL, plain lines) parse
+//! as they go, since one file cannot be split across threads without reading it first.
+//!
+//! Nothing is dropped silently: an entry that cannot be read carries its error, a binary file is
+//! marked as skipped, and decoding or truncation is recorded on the entry, so the caller can report
+//! each one, in input order, and count them.
+
+mod decode;
+mod folder;
+mod lines;
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+pub use decode::{decode, read_document_file, DEFAULT_MAX_DOC_BYTES};
+
+use crate::error::{Error, Result};
+
+/// One document: the unit that is analyzed, vectorized and classified.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Document {
+    /// A stable name: the path relative to the corpus root, or the line number in a line file.
+    pub id: String,
+    /// The class, when the input says it.
+    pub label: Option<String>,
+    /// The decoded text.
+    pub text: String,
+}
+
+/// Why an entry is not a document after all.
+#[derive(Debug)]
+pub enum Skip {
+    /// The file or line could not be read or parsed; the run goes on but ends non-zero.
+    Failed(Error),
+    /// The file has NUL bytes in its first 8 KiB and is taken for a binary file.
+    Binary,
+}
+
+/// A document on its way from the input to the analyzer, with what happened while reading it.
+#[derive(Debug, Default)]
+pub struct Entry {
+    /// The document; its text is empty until a pending file is loaded.
+    pub doc: Document,
+    /// A file whose contents are still to be read into `doc.text`.
+    pub file: Option<PathBuf>,
+    /// Set when the entry is not a usable document.
+    pub skip: Option<Skip>,
+    /// The text was not valid UTF-8 and was decoded as Windows-1252.
+    pub decoded_windows_1252: bool,
+    /// The text was cut to the size limit; holds the original size in bytes.
+    pub truncated_from: Option<u64>,
+    /// Size of the raw input in bytes (after truncation).
+    pub bytes: u64,
+}
+
+impl Entry {
+    /// A document whose text is already known.
+    pub fn loaded(doc: Document, bytes: u64) -> Self {
+        Entry {
+            doc,
+            bytes,
+            ..Entry::default()
+        }
+    }
+
+    /// An entry that failed before it became a document; `id` names where it came from.
+    pub fn failed(id: String, error: Error) -> Self {
+        Entry {
+            doc: Document {
+                id,
+                ..Document::default()
+            },
+            skip: Some(Skip::Failed(error)),
+            ..Entry::default()
+        }
+    }
+
+    /// True when the entry holds a usable document.
+    pub fn is_document(&self) -> bool {
+        self.skip.is_none()
+    }
+}
+
+/// The layout of an input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum InputFormat {
+    /// A folder with one subfolder per class; every file below a class folder is a document.
+    Folder,
+    /// Unlabeled files, or folder trees of them; every file is one document.
+    Files,
+    /// `label<TAB>text` per line.
+    Tsv,
+    /// `{"id"?, "label"?, "text"}` per line.
+    Jsonl,
+    /// One unlabeled document per line.
+    Lines,
+}
+
+impl InputFormat {
+    /// Guesses the format from a path: `-` is stdin lines, a folder is class folders, `.tsv` and
+    /// `.jsonl` by extension, any other file is a single unlabeled document.
+    pub fn detect(path: &Path) -> Self {
+        if path == Path::new("-") {
+            return InputFormat::Lines;
+        }
+        if path.is_dir() {
+            return InputFormat::Folder;
+        }
+        match path.extension().and_then(|e| e.to_str()) {
+            Some(ext) if ext.eq_ignore_ascii_case("tsv") => InputFormat::Tsv,
+            Some(ext) if ext.eq_ignore_ascii_case("jsonl") => InputFormat::Jsonl,
+            _ => InputFormat::Files,
+        }
+    }
+}
+
+/// How to read an input; built once from command-line flags.
+#[derive(Debug, Clone)]
+pub struct ReadOptions {
+    /// Forces a format instead of detecting it from the path.
+    pub format: Option<InputFormat>,
+    /// Documents longer than this many bytes are truncated with a warning.
+    pub max_doc_bytes: u64,
+    /// Treat the first TSV line as a header even if its first field is not `label`.
+    pub tsv_header: bool,
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        ReadOptions {
+            format: None,
+            max_doc_bytes: DEFAULT_MAX_DOC_BYTES,
+            tsv_header: false,
+        }
+    }
+}
+
+/// A stream of entries from one input, in input order.
+pub type Entries = Box<dyn Iterator<Item = Entry> + Send>;
+
+/// Opens an input and returns its entries and the class names it declares (class folders).
+///
+/// Errors here concern the input as a whole (missing root, no class folders); errors on single
+/// files or lines come back inside the entries.
+pub fn open(path: &Path, options: &ReadOptions) -> Result<(Entries, Vec<String>)> {
+    let format = options.format.unwrap_or_else(|| InputFormat::detect(path));
+    if path != Path::new("-") && !path.exists() {
+        return Err(Error::input(path, "no such file or folder"));
+    }
+    let limit = options.max_doc_bytes;
+    match format {
+        InputFormat::Folder => folder::class_folders(path),
+        InputFormat::Files => Ok((folder::unlabeled_files(path), Vec::new())),
+        InputFormat::Tsv => Ok((lines::tsv(path, options.tsv_header, limit)?, Vec::new())),
+        InputFormat::Jsonl => Ok((lines::jsonl(path, limit)?, Vec::new())),
+        InputFormat::Lines => Ok((lines::plain(path, limit)?, Vec::new())),
+    }
+}
+
+/// The read stage: loads every pending file of a batch. Runs in the pipeline's worker threads.
+pub fn load_entries(batch: &mut [Entry], max_doc_bytes: u64) {
+    for entry in batch.iter_mut() {
+        if let Some(path) = entry.file.take() {
+            decode::load(entry, &path, max_doc_bytes);
+        }
+    }
+}
+
+/// Tallies of what was read, for the end-of-run summary.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct ReadCounts {
+    /// Usable documents.
+    pub documents: u64,
+    /// Bytes of usable documents.
+    pub bytes: u64,
+    /// Documents with no text at all (kept).
+    pub empty: u64,
+    /// Documents decoded as Windows-1252.
+    pub windows_1252: u64,
+    /// Documents cut to the size limit.
+    pub truncated: u64,
+    /// Files skipped as binary.
+    pub binary: u64,
+    /// Files or lines that could not be read.
+    pub failed: u64,
+}
+
+impl ReadCounts {
+    /// Counts one entry.
+    pub fn add(&mut self, entry: &Entry) {
+        match &entry.skip {
+            Some(Skip::Failed(_)) => self.failed += 1,
+            Some(Skip::Binary) => self.binary += 1,
+            None => {
+                self.documents += 1;
+                self.bytes += entry.bytes;
+                self.empty += u64::from(entry.doc.text.is_empty());
+                self.windows_1252 += u64::from(entry.decoded_windows_1252);
+                self.truncated += u64::from(entry.truncated_from.is_some());
+            }
+        }
+    }
+}
+
+/// The warnings to print for an entry, in the order they happened; empty for a clean document.
+pub fn warnings(entry: &Entry, max_doc_bytes: u64) -> Vec<String> {
+    let id = &entry.doc.id;
+    let mut out = Vec::new();
+    match &entry.skip {
+        Some(Skip::Failed(error)) => out.push(format!("error: {error}")),
+        Some(Skip::Binary) => out.push(format!("warning: {id}: skipped, looks binary (NUL bytes)")),
+        None => {
+            if let Some(size) = entry.truncated_from {
+                out.push(format!(
+                    "warning: {id}: truncated from {size} to {max_doc_bytes} bytes"
+                ));
+            }
+            if entry.decoded_windows_1252 {
+                out.push(format!(
+                    "warning: {id}: not valid UTF-8, decoded as Windows-1252"
+                ));
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,124 @@
+//! Output files: written to a temporary file and renamed into place, or streamed to stdout.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+
+/// Where a command writes its results: stdout for `-`, otherwise a file that appears under its
+/// name only when [`Output::commit`] succeeds, so an interrupted run never destroys the previous
+/// file. An output dropped without a commit removes its temporary file.
+pub struct Output {
+    writer: BufWriter<Box<dyn Write + Send>>,
+    path: PathBuf,
+    temp: Option<PathBuf>,
+}
+
+impl Output {
+    /// Opens `path` for writing (`-` is stdout).
+    pub fn create(path: &Path) -> Result<Self> {
+        if path == Path::new("-") {
+            let stdout: Box<dyn Write + Send> = Box::new(std::io::stdout());
+            return Ok(Output {
+                writer: BufWriter::with_capacity(1 << 16, stdout),
+                path: path.to_path_buf(),
+                temp: None,
+            });
+        }
+        let temp = temp_path(path);
+        let file = File::create(&temp).map_err(|e| Error::io(path, e))?;
+        let file: Box<dyn Write + Send> = Box::new(file);
+        Ok(Output {
+            writer: BufWriter::with_capacity(1 << 16, file),
+            path: path.to_path_buf(),
+            temp: Some(temp),
+        })
+    }
+
+    /// The path as given, for messages.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Wraps an I/O error from writing to this output.
+    pub fn error(&self, err: std::io::Error) -> Error {
+        Error::io(&self.path, err)
+    }
+
+    /// Flushes, syncs and renames the file into place.
+    pub fn commit(mut self) -> Result<()> {
+        self.writer.flush().map_err(|e| Error::io(&self.path, e))?;
+        if let Some(temp) = self.temp.take() {
+            // The temporary file is reopened for syncing because the writer holds it as a plain
+            // `Write`; a rename of unsynced data could survive a crash as an empty file.
+            let synced = File::open(&temp).and_then(|f| f.sync_all());
+            if let Err(err) = synced.and_then(|()| std::fs::rename(&temp, &self.path)) {
+                let _ = std::fs::remove_file(&temp);
+                return Err(Error::io(&self.path, err));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.writer.write(buf)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        self.writer.write_all(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.writer.flush()
+    }
+}
+
+impl Drop for Output {
+    fn drop(&mut self) {
+        if let Some(temp) = self.temp.take() {
+            // Not committed: the partial file is garbage, and failing to remove it changes nothing.
+            let _ = std::fs::remove_file(temp);
+        }
+    }
+}
+
+/// A hidden name beside `path`, unique to this process, so the rename stays on one filesystem.
+fn temp_path(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    path.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
+}
+
+/// Writes a whole file atomically through `write`.
+pub fn write_atomically(
+    path: &Path,
+    write: impl FnOnce(&mut Output) -> std::io::Result<()>,
+) -> Result<()> {
+    let mut output = Output::create(path)?;
+    write(&mut output).map_err(|e| output.error(e))?;
+    output.commit()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_write_keeps_the_old_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("model.json");
+        write_atomically(&path, |out| out.write_all(b"good")).unwrap();
+        let failed = write_atomically(&path, |out| {
+            out.write_all(b"half")?;
+            Err(std::io::Error::other("disk full"))
+        });
+        assert!(failed.is_err());
+        assert_eq!(std::fs::read(&path).unwrap(), b"good");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+}

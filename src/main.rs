@@ -1,0 +1,27 @@
+//! The `bowline` command: parses arguments, runs the library, maps the outcome to an exit code.
+//!
+//! Exit codes: 0 on success (and when stdout is closed early, as by `| head`); 1 when the run
+//! finished but some input files or lines could not be used (each was reported); 2 on an error
+//! that stopped the run (bad flags, missing corpus, unwritable output).
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use bowline::cli::{self, Cli, Outcome};
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli::run(cli) {
+        Ok(Outcome::Clean) => ExitCode::SUCCESS,
+        Ok(Outcome::Partial(failed)) => {
+            eprintln!("bowline: {failed} input(s) could not be read; see the errors above");
+            ExitCode::from(1)
+        }
+        Err(error) if error.is_broken_pipe() => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("bowline: {error}");
+            ExitCode::from(2)
+        }
+    }
+}

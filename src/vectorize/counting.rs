@@ -1,0 +1,100 @@
+//! Counting a document's terms into a sparse row, and the pipeline stages that do it.
+
+use super::{FittedVectorizer, Interner, SparseRow};
+use crate::analyze::{Analyzed, Terms};
+use crate::pipeline::Stage;
+
+/// A document's term counts, or weights once weighed, with what the weighting needs.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Counted {
+    /// Column ids and counts (fit) or weights (transform).
+    pub row: SparseRow,
+    /// Number of terms the analyzer produced, in the vocabulary or not.
+    pub length: u32,
+    /// Terms not in the vocabulary (transform only).
+    pub oov: u64,
+}
+
+/// Counts ids into a dense scratch array, so counting a document costs no hashing beyond the id
+/// lookups themselves.
+#[derive(Debug, Default)]
+pub struct RowCounter {
+    counts: Vec<u32>,
+    touched: Vec<u32>,
+}
+
+impl RowCounter {
+    /// Counts the terms of one document, with `id_of` giving each term's column (or `None` for an
+    /// unknown term). Fills `counted` with the row in column order, values being counts.
+    pub fn count(
+        &mut self,
+        terms: &Terms,
+        mut id_of: impl FnMut(&str) -> Option<u32>,
+        counted: &mut Counted,
+    ) {
+        counted.oov = 0;
+        for term in terms.iter() {
+            match id_of(term) {
+                Some(id) => self.bump(id),
+                None => counted.oov += 1,
+            }
+        }
+        counted.length = u32::try_from(terms.len()).unwrap_or(u32::MAX);
+        let row = &mut counted.row;
+        row.indices.clear();
+        row.values.clear();
+        self.touched.sort_unstable();
+        for &id in &self.touched {
+            row.indices.push(id);
+            row.values
+                .push(f64::from(std::mem::take(&mut self.counts[id as usize])));
+        }
+        self.touched.clear();
+    }
+
+    fn bump(&mut self, id: u32) {
+        let slot = id as usize;
+        if slot >= self.counts.len() {
+            self.counts.resize(slot + 1, 0);
+        }
+        if self.counts[slot] == 0 {
+            self.touched.push(id);
+        }
+        self.counts[slot] += 1;
+    }
+}
+
+/// Once counted, a document's text and terms are not needed any more; freeing them on the worker
+/// keeps that cost off the collecting thread.
+fn release(item: &mut Analyzed) {
+    item.terms = Terms::new();
+    item.entry.doc.text = String::new();
+}
+
+/// The fit's counting stage: terms → provisional ids through the shared interner.
+pub fn fit_stage(interner: &Interner) -> Stage<'_, Analyzed> {
+    Stage::new("count", move || {
+        let mut counter = RowCounter::default();
+        Box::new(move |batch: &mut Vec<Analyzed>| {
+            for item in batch.iter_mut().filter(|i| i.entry.is_document()) {
+                counter.count(&item.terms, |t| Some(interner.id(t)), &mut item.counted);
+                release(item);
+            }
+            Ok(0)
+        })
+    })
+}
+
+/// The transform's counting stage: terms → fitted columns, then weighting, all on the workers.
+pub fn transform_stage(vectorizer: &FittedVectorizer) -> Stage<'_, Analyzed> {
+    Stage::new("count", move || {
+        let mut counter = RowCounter::default();
+        Box::new(move |batch: &mut Vec<Analyzed>| {
+            for item in batch.iter_mut().filter(|i| i.entry.is_document()) {
+                vectorizer.transform_with(&mut counter, &item.terms, &mut item.counted);
+                release(item);
+            }
+            Ok(0)
+        })
+    })
+}

@@ -1,0 +1,379 @@
+//! Vectorizing: analyzed documents → sparse CSR matrices.
+//!
+//! [`Fitter`] learns the vocabulary and document frequencies from a stream of training documents
+//! and returns a [`FittedVectorizer`] with the training matrix. The fitted vectorizer turns new
+//! documents into rows over the same columns; terms it has not seen are counted as
+//! out-of-vocabulary and never added. It carries the [`AnalyzerConfig`], so it is saved and loaded
+//! (serde) as one unit with the analysis that produced its features.
+//!
+//! Column ids are `u32` and follow the terms' byte order, so a vocabulary is identical whatever
+//! the input order or thread count.
+
+mod config;
+mod counting;
+mod interner;
+pub mod svmlight;
+mod vocabulary;
+pub mod weighting;
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+use rustc_hash::FxHashMap;
+use serde::{Deserialize, Serialize};
+
+pub use config::{DfBound, VectorizerConfig};
+pub use counting::{fit_stage, transform_stage, Counted, RowCounter};
+pub use interner::Interner;
+pub use weighting::{Idf, Norm, Tf, Weighting};
+
+use crate::analyze::{AnalyzerConfig, Terms};
+use crate::error::{Error, Result};
+
+/// A CSR matrix with `u32` column ids: one row per document.
+pub type Matrix = sprs::CsMatI<f64, u32, usize>;
+
+/// One document's row: sorted column ids and their values.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SparseRow {
+    /// Column ids, strictly increasing.
+    pub indices: Vec<u32>,
+    /// Values, one per column id.
+    pub values: Vec<f64>,
+}
+
+/// Accumulates rows into CSR arrays.
+#[derive(Debug)]
+pub struct MatrixBuilder {
+    indptr: Vec<usize>,
+    indices: Vec<u32>,
+    data: Vec<f64>,
+}
+
+impl Default for MatrixBuilder {
+    fn default() -> Self {
+        MatrixBuilder {
+            indptr: vec![0],
+            indices: Vec::new(),
+            data: Vec::new(),
+        }
+    }
+}
+
+impl MatrixBuilder {
+    /// Appends one row.
+    pub fn push(&mut self, row: &SparseRow) {
+        self.indices.extend_from_slice(&row.indices);
+        self.data.extend_from_slice(&row.values);
+        self.indptr.push(self.indices.len());
+    }
+
+    /// The matrix, with `columns` columns.
+    pub fn finish(self, columns: usize) -> Result<Matrix> {
+        let rows = self.indptr.len() - 1;
+        Matrix::try_new((rows, columns), self.indptr, self.indices, self.data)
+            .map_err(|(_, _, _, err)| Error::Config(format!("inconsistent sparse matrix: {err}")))
+    }
+}
+
+/// The training documents' counts over provisional ids, collected in input order, with each
+/// id's document frequency and total count.
+#[derive(Debug, Default)]
+pub struct CountRows {
+    matrix: MatrixBuilder,
+    lengths: Vec<u32>,
+    df: Vec<u32>,
+    total: Vec<u64>,
+}
+
+impl CountRows {
+    /// Appends one document's counts.
+    pub fn push(&mut self, counted: &Counted) {
+        let row = &counted.row;
+        if let Some(&max) = row.indices.last() {
+            if max as usize >= self.df.len() {
+                self.df.resize(max as usize + 1, 0);
+                self.total.resize(max as usize + 1, 0);
+            }
+        }
+        for (&id, &count) in row.indices.iter().zip(&row.values) {
+            self.df[id as usize] += 1;
+            self.total[id as usize] += count as u64;
+        }
+        self.matrix.push(row);
+        self.lengths.push(counted.length);
+    }
+
+    /// Documents so far.
+    pub fn len(&self) -> usize {
+        self.lengths.len()
+    }
+
+    /// True before the first document.
+    pub fn is_empty(&self) -> bool {
+        self.lengths.is_empty()
+    }
+}
+
+/// Learns a vocabulary from training documents.
+///
+/// Documents can be added one at a time with [`Fitter::add`], or counted in parallel: the pipeline
+/// stage from [`fit_stage`] on [`Fitter::parts`]'s interner, and the results pushed in input order
+/// on [`Fitter::parts`]'s rows.
+#[derive(Debug)]
+pub struct Fitter {
+    config: VectorizerConfig,
+    interner: Interner,
+    rows: CountRows,
+    counter: RowCounter,
+}
+
+impl Fitter {
+    /// A fitter; `config` is validated here.
+    pub fn new(config: VectorizerConfig) -> Result<Self> {
+        config.validate()?;
+        Ok(Fitter {
+            config,
+            interner: Interner::default(),
+            rows: CountRows::default(),
+            counter: RowCounter::default(),
+        })
+    }
+
+    /// Adds one training document.
+    pub fn add(&mut self, terms: &Terms) {
+        let mut counted = Counted::default();
+        let interner = &self.interner;
+        self.counter
+            .count(terms, |t| Some(interner.id(t)), &mut counted);
+        self.rows.push(&counted);
+    }
+
+    /// The shared interner for counting stages, and the rows to push their results on.
+    pub fn parts(&mut self) -> (&Interner, &mut CountRows) {
+        (&self.interner, &mut self.rows)
+    }
+
+    /// Documents added so far.
+    pub fn documents(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// Prunes the vocabulary and builds the weighted training matrix.
+    pub fn finish(self, analyzer: AnalyzerConfig) -> Result<(FittedVectorizer, Matrix)> {
+        let CountRows {
+            matrix,
+            lengths,
+            df,
+            total,
+        } = self.rows;
+        let n_docs = u32::try_from(lengths.len())
+            .map_err(|_| Error::Config("more than 4 billion documents".into()))?;
+        let terms = self.interner.into_terms();
+        let (terms, df, remap) = vocabulary::prune(terms, &df, &total, &self.config, n_docs);
+        let vectorizer = FittedVectorizer::new(analyzer, self.config, terms, df, n_docs)?;
+        let mut weighted = MatrixBuilder::default();
+        let mut row = SparseRow::default();
+        let mut pairs: Vec<(u32, f64)> = Vec::new();
+        for (i, &length) in lengths.iter().enumerate() {
+            let span = matrix.indptr[i]..matrix.indptr[i + 1];
+            pairs.clear();
+            pairs.extend(
+                matrix.indices[span.clone()]
+                    .iter()
+                    .zip(&matrix.data[span])
+                    .map(|(&id, &count)| (remap[id as usize], count))
+                    .filter(|&(id, _)| id != u32::MAX),
+            );
+            pairs.sort_unstable_by_key(|&(id, _)| id);
+            row.indices.clear();
+            row.values.clear();
+            for &(id, count) in &pairs {
+                row.indices.push(id);
+                row.values.push(count);
+            }
+            vectorizer.weigh(&mut row, length);
+            weighted.push(&row);
+        }
+        let matrix = weighted.finish(vectorizer.terms.len())?;
+        Ok((vectorizer, matrix))
+    }
+}
+
+/// What is saved of a fitted vectorizer; the lookup index and idf are rebuilt on load.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct StoredVectorizer {
+    analyzer: AnalyzerConfig,
+    config: VectorizerConfig,
+    n_docs: u32,
+    terms: Vec<String>,
+    df: Vec<u32>,
+}
+
+/// A vocabulary with document frequencies and the analysis and weighting that produced it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(try_from = "StoredVectorizer", into = "StoredVectorizer")]
+pub struct FittedVectorizer {
+    analyzer: AnalyzerConfig,
+    config: VectorizerConfig,
+    n_docs: u32,
+    terms: Vec<String>,
+    df: Vec<u32>,
+    idf: Vec<f64>,
+    /// Term → column, built on first use: a fit that only writes its matrix never needs it.
+    index: OnceLock<FxHashMap<Box<str>, u32>>,
+}
+
+impl TryFrom<StoredVectorizer> for FittedVectorizer {
+    type Error = String;
+
+    fn try_from(stored: StoredVectorizer) -> Result<Self, String> {
+        let s = stored;
+        FittedVectorizer::new(s.analyzer, s.config, s.terms, s.df, s.n_docs)
+            .map_err(|e| e.to_string())
+    }
+}
+
+impl From<FittedVectorizer> for StoredVectorizer {
+    fn from(v: FittedVectorizer) -> Self {
+        StoredVectorizer {
+            analyzer: v.analyzer,
+            config: v.config,
+            n_docs: v.n_docs,
+            terms: v.terms,
+            df: v.df,
+        }
+    }
+}
+
+impl FittedVectorizer {
+    /// Checks the parts for consistency and builds the lookup index and idf.
+    fn new(
+        analyzer: AnalyzerConfig,
+        config: VectorizerConfig,
+        terms: Vec<String>,
+        df: Vec<u32>,
+        n_docs: u32,
+    ) -> Result<Self> {
+        analyzer.validate()?;
+        config.validate()?;
+        let broken = |message: &str| Err(Error::Config(format!("vectorizer: {message}")));
+        if terms.len() != df.len() || terms.len() > u32::MAX as usize {
+            return broken("terms and document frequencies differ in number");
+        }
+        if terms.windows(2).any(|pair| pair[0] >= pair[1]) {
+            return broken("terms are not sorted and unique");
+        }
+        if df.iter().any(|&d| d == 0 || d > n_docs) {
+            return broken("a document frequency is outside 1..=documents");
+        }
+        let idf = df
+            .iter()
+            .map(|&d| config.weighting.idf(d, n_docs))
+            .collect();
+        Ok(FittedVectorizer {
+            analyzer,
+            config,
+            n_docs,
+            terms,
+            df,
+            idf,
+            index: OnceLock::new(),
+        })
+    }
+
+    /// The analysis configuration documents must go through before [`FittedVectorizer::transform`].
+    pub fn analyzer(&self) -> &AnalyzerConfig {
+        &self.analyzer
+    }
+
+    /// The pruning and weighting configuration.
+    pub fn config(&self) -> &VectorizerConfig {
+        &self.config
+    }
+
+    /// The terms, in column order.
+    pub fn terms(&self) -> &[String] {
+        &self.terms
+    }
+
+    /// Document frequencies, in column order.
+    pub fn df(&self) -> &[u32] {
+        &self.df
+    }
+
+    /// Training documents the frequencies were counted on.
+    pub fn n_docs(&self) -> u32 {
+        self.n_docs
+    }
+
+    /// Idf factors, in column order.
+    pub fn idf(&self) -> &[f64] {
+        &self.idf
+    }
+
+    fn index(&self) -> &FxHashMap<Box<str>, u32> {
+        self.index.get_or_init(|| {
+            let terms = self.terms.iter().enumerate();
+            terms.map(|(i, t)| (t.as_str().into(), i as u32)).collect()
+        })
+    }
+
+    /// The column of `term`, if it is in the vocabulary.
+    pub fn column(&self, term: &str) -> Option<u32> {
+        self.index().get(term).copied()
+    }
+
+    /// Weighs a row of counts in place; `length` is the document's length in terms.
+    fn weigh(&self, row: &mut SparseRow, length: u32) {
+        self.config
+            .weighting
+            .weigh(&row.indices, &mut row.values, length, &self.idf);
+    }
+
+    /// Turns one analyzed document into a weighted row, reusing `counter`'s and `counted`'s
+    /// buffers; terms not in the vocabulary are counted in `counted.oov`.
+    pub fn transform_with(&self, counter: &mut RowCounter, terms: &Terms, counted: &mut Counted) {
+        let index = self.index();
+        counter.count(terms, |t| index.get(t).copied(), counted);
+        self.weigh(&mut counted.row, counted.length);
+    }
+
+    /// Turns one analyzed document into a weighted row.
+    pub fn transform(&self, terms: &Terms) -> Counted {
+        let mut counted = Counted::default();
+        self.transform_with(&mut RowCounter::default(), terms, &mut counted);
+        counted
+    }
+}
+
+/// The file `bowline vectorize --vocab` writes: the fitted vectorizer and the class names, whose
+/// positions are the integer labels of the svmlight rows.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct VocabularyFile {
+    /// Class names; the label written for a document is its class's position here.
+    pub labels: Vec<String>,
+    /// The fitted vectorizer; svmlight column `j + 1` is `vectorizer.terms()[j]`.
+    pub vectorizer: FittedVectorizer,
+}
+
+impl VocabularyFile {
+    /// Saves as JSON, atomically: a crash never leaves a half-written file in place.
+    pub fn save(&self, path: &Path) -> Result<()> {
+        crate::io::write_atomically(path, |out| {
+            serde_json::to_writer(out, self).map_err(std::io::Error::other)
+        })
+    }
+
+    /// Loads a file saved by [`VocabularyFile::save`].
+    pub fn load(path: &Path) -> Result<Self> {
+        let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+        serde_json::from_reader(std::io::BufReader::new(file)).map_err(|e| Error::Format {
+            path: path.to_path_buf(),
+            message: format!("not a bowline vocabulary file: {e}"),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,152 @@
+use super::*;
+
+fn terms(words: &str) -> Terms {
+    words.split_whitespace().collect()
+}
+
+fn fit(config: VectorizerConfig, docs: &[&str]) -> (FittedVectorizer, Matrix) {
+    let mut fitter = Fitter::new(config).unwrap();
+    for doc in docs {
+        fitter.add(&terms(doc));
+    }
+    fitter.finish(AnalyzerConfig::default()).unwrap()
+}
+
+fn counts() -> VectorizerConfig {
+    VectorizerConfig {
+        weighting: Weighting {
+            tf: Tf::Count,
+            idf: Idf::None,
+            norm: Norm::None,
+        },
+        ..VectorizerConfig::default()
+    }
+}
+
+fn dense(matrix: &Matrix) -> Vec<Vec<f64>> {
+    let mut rows = vec![vec![0.0; matrix.cols()]; matrix.rows()];
+    for (value, (r, c)) in matrix.iter() {
+        rows[r as usize][c as usize] = *value;
+    }
+    rows
+}
+
+const DOCS: [&str; 3] = ["b a b", "c a", "a a a d"];
+
+#[test]
+fn vocabulary_is_sorted_with_exact_counts_and_df() {
+    let (vectorizer, matrix) = fit(counts(), &DOCS);
+    assert_eq!(vectorizer.terms(), ["a", "b", "c", "d"]);
+    assert_eq!(vectorizer.df(), [3, 1, 1, 1]);
+    assert_eq!(vectorizer.n_docs(), 3);
+    assert_eq!(
+        dense(&matrix),
+        [
+            [1.0, 2.0, 0.0, 0.0],
+            [1.0, 0.0, 1.0, 0.0],
+            [3.0, 0.0, 0.0, 1.0]
+        ]
+    );
+}
+
+#[test]
+fn tfidf_matches_hand_computation() {
+    let (vectorizer, matrix) = fit(VectorizerConfig::default(), &DOCS);
+    // Smooth idf: a: ln(4/4)+1 = 1; b, c, d: ln(4/2)+1.
+    let rare = 2f64.ln() + 1.0;
+    assert!((vectorizer.idf()[0] - 1.0).abs() < 1e-12);
+    assert!((vectorizer.idf()[1] - rare).abs() < 1e-12);
+    // Row 0: a once (tf 1), b twice (tf 1 + ln 2), then L2.
+    let (a, b) = (1.0, (1.0 + 2f64.ln()) * rare);
+    let norm = (a * a + b * b).sqrt();
+    let row = &dense(&matrix)[0];
+    assert!((row[0] - a / norm).abs() < 1e-12 && (row[1] - b / norm).abs() < 1e-12);
+}
+
+#[test]
+fn df_bounds_and_max_features_prune() {
+    let config = VectorizerConfig {
+        max_df: DfBound::Fraction(0.5),
+        ..counts()
+    };
+    let (vectorizer, matrix) = fit(config, &DOCS);
+    assert_eq!(vectorizer.terms(), ["b", "c", "d"]);
+    assert_eq!(matrix.nnz(), 3);
+    let config = VectorizerConfig {
+        min_df: DfBound::Count(2),
+        ..counts()
+    };
+    assert_eq!(fit(config, &DOCS).0.terms(), ["a"]);
+    // Total counts: a 6, b 2, c 1, d 1: the top two are a and b.
+    let config = VectorizerConfig {
+        max_features: Some(2),
+        ..counts()
+    };
+    assert_eq!(fit(config, &DOCS).0.terms(), ["a", "b"]);
+    // A tie (c and d, count 1 each) is broken by term.
+    let config = VectorizerConfig {
+        max_features: Some(3),
+        ..counts()
+    };
+    assert_eq!(fit(config, &DOCS).0.terms(), ["a", "b", "c"]);
+}
+
+#[test]
+fn transform_uses_the_fitted_vocabulary_and_counts_unknown_terms() {
+    let (vectorizer, matrix) = fit(counts(), &DOCS);
+    let counted = vectorizer.transform(&terms("d zebra a d yak"));
+    assert_eq!((counted.oov, counted.length), (2, 5));
+    assert_eq!(counted.row.indices, [0, 3]);
+    assert_eq!(counted.row.values, [1.0, 2.0]);
+    // Transforming the training documents reproduces the training matrix.
+    for (doc, expected) in DOCS.iter().zip(matrix.outer_iterator()) {
+        let row = vectorizer.transform(&terms(doc)).row;
+        assert_eq!(
+            (row.indices.as_slice(), row.values.as_slice()),
+            (expected.indices(), expected.data())
+        );
+    }
+}
+
+#[test]
+fn frequency_tf_divides_by_document_length() {
+    let config = VectorizerConfig {
+        weighting: Weighting {
+            tf: Tf::Frequency,
+            ..counts().weighting
+        },
+        max_df: DfBound::Fraction(0.5),
+        ..counts()
+    };
+    // "a" is pruned but still counts in the length: row 0 is b: 2/3.
+    let (_, matrix) = fit(config, &DOCS);
+    assert!((dense(&matrix)[0][0] - 2.0 / 3.0).abs() < 1e-12);
+}
+
+#[test]
+fn vocabulary_file_round_trips_and_rejects_garbage() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("vocab.json");
+    let (vectorizer, _) = fit(VectorizerConfig::default(), &DOCS);
+    let file = VocabularyFile {
+        labels: vec!["x".into()],
+        vectorizer,
+    };
+    file.save(&path).unwrap();
+    let loaded = VocabularyFile::load(&path).unwrap();
+    assert_eq!(loaded.vectorizer.terms(), file.vectorizer.terms());
+    assert_eq!(loaded.vectorizer.idf(), file.vectorizer.idf());
+    assert_eq!(loaded.vectorizer.column("c"), Some(2));
+    std::fs::write(&path, b"{\"labels\": []").unwrap();
+    let error = VocabularyFile::load(&path).unwrap_err().to_string();
+    assert!(
+        error.contains("vocab.json") && error.contains("not a bowline vocabulary"),
+        "{error}"
+    );
+    let text = serde_json::to_string(&file)
+        .unwrap()
+        .replace("\"a\",\"b\"", "\"b\",\"a\"");
+    std::fs::write(&path, text).unwrap();
+    let error = VocabularyFile::load(&path).unwrap_err().to_string();
+    assert!(error.contains("not sorted"), "{error}");
+}
