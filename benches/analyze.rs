@@ -1,1 +1,162 @@
-fn main() {}
+//! Criterion benchmarks: each analysis stage on its own, the fused analysis, counting, and the
+//! whole fit through the pipeline.
+//!
+//! Input: 20 Newsgroups train from `../shared/corpora` when it is there (the figures in README),
+//! otherwise the project's own `corpora/`. Each benchmark first asserts a known count, so a
+//! change that makes a stage faster by doing less work fails instead of looking good.
+
+use std::hint::black_box;
+use std::path::Path;
+
+use bowline::analyze::{
+    lowercase::lowercase, ngrams::ngrams, tokenize::tokenize, Analyzer, AnalyzerConfig, StemCache,
+    StopSet, Terms,
+};
+use bowline::corpus::{self, ReadOptions};
+use bowline::pipeline::PipelineConfig;
+use bowline::vectorize::{fit_stage, Fitter, VectorizerConfig};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+
+const SHARED: &str = "../shared/corpora/20news-bydate/train";
+
+/// The corpus texts, and the token count expected from the default tokenizer on them.
+fn corpus() -> (Vec<String>, usize) {
+    let (root, tokens) = if Path::new(SHARED).is_dir() {
+        (SHARED, 3_259_697)
+    } else {
+        ("corpora", 872)
+    };
+    let (entries, _) = corpus::open(Path::new(root), &ReadOptions::default()).expect("corpus");
+    let texts = entries
+        .map(|mut entry| {
+            corpus::load_pending(&mut entry, corpus::DEFAULT_MAX_DOC_BYTES);
+            entry.doc.text
+        })
+        .collect();
+    (texts, tokens)
+}
+
+fn tokenized(texts: &[String]) -> Vec<Terms> {
+    texts
+        .iter()
+        .map(|text| {
+            let mut terms = Terms::new();
+            tokenize(text, 2, 40, &mut terms);
+            terms
+        })
+        .collect()
+}
+
+fn stages(c: &mut Criterion) {
+    let (texts, expected_tokens) = corpus();
+    let bytes: usize = texts.iter().map(String::len).sum();
+    let tokens = tokenized(&texts);
+    assert_eq!(
+        tokens.iter().map(Terms::len).sum::<usize>(),
+        expected_tokens
+    );
+    let mut group = c.benchmark_group("stage");
+    group
+        .sample_size(10)
+        .throughput(Throughput::Bytes(bytes as u64));
+    group.bench_function("tokenize", |b| b.iter(|| black_box(tokenized(&texts))));
+    group.bench_function("lowercase", |b| {
+        b.iter(|| {
+            let mut scratch = Terms::new();
+            for terms in tokens.clone().iter_mut() {
+                lowercase(terms, &mut scratch);
+            }
+        })
+    });
+    let stop = StopSet::new(
+        bowline::analyze::Language::English
+            .stop_words()
+            .iter()
+            .copied(),
+    );
+    group.bench_function("stopwords", |b| {
+        b.iter(|| {
+            let mut scratch = Terms::new();
+            for terms in tokens.clone().iter_mut() {
+                stop.prune(terms, true, &mut scratch);
+            }
+        })
+    });
+    group.bench_function("stem", |b| {
+        b.iter(|| {
+            let (mut cache, mut scratch) = (
+                StemCache::new(rust_stemmers::Algorithm::English),
+                Terms::new(),
+            );
+            for terms in tokens.clone().iter_mut() {
+                cache.stem(terms, &mut scratch);
+            }
+        })
+    });
+    group.bench_function("bigrams", |b| {
+        b.iter(|| {
+            let mut scratch = Terms::new();
+            for terms in tokens.clone().iter_mut() {
+                ngrams(terms, 1, 2, &mut scratch);
+            }
+        })
+    });
+    let analyzer = Analyzer::new(AnalyzerConfig::default()).expect("analyzer");
+    group.bench_function("analyze-fused", |b| {
+        b.iter(|| {
+            let (mut worker, mut terms, mut count) = (analyzer.worker(), Terms::new(), 0);
+            for text in &texts {
+                worker.analyze(text, &mut terms);
+                count += terms.len();
+            }
+            black_box(count)
+        })
+    });
+    group.finish();
+}
+
+fn end_to_end(c: &mut Criterion) {
+    let (texts, _) = corpus();
+    let bytes: usize = texts.iter().map(String::len).sum();
+    let analyzer = Analyzer::new(AnalyzerConfig::default()).expect("analyzer");
+    let mut group = c.benchmark_group("fit");
+    group
+        .sample_size(10)
+        .throughput(Throughput::Bytes(bytes as u64));
+    for (name, fused) in [("fused", true), ("staged", false)] {
+        let config = PipelineConfig::with_threads(fused, 2);
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let entries = texts.iter().cloned().map(|text| {
+                    corpus::Entry::loaded(
+                        corpus::Document {
+                            text,
+                            ..Default::default()
+                        },
+                        0,
+                    )
+                });
+                let mut fitter = Fitter::new(VectorizerConfig::default()).expect("fitter");
+                let (interner, rows) = fitter.parts();
+                analyzer
+                    .run(
+                        Box::new(entries.collect::<Vec<_>>().into_iter()),
+                        &config,
+                        u64::MAX,
+                        vec![fit_stage(interner)],
+                        |item| {
+                            rows.push(&item.counted);
+                            Ok(())
+                        },
+                    )
+                    .expect("pipeline");
+                let (_, matrix) = fitter.finish(analyzer.config().clone()).expect("finish");
+                assert_eq!(matrix.rows(), texts.len());
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, stages, end_to_end);
+criterion_main!(benches);

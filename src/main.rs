@@ -25,3 +25,6 @@ fn main() -> ExitCode {
         }
     }
 }
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;

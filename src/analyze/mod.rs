@@ -23,9 +23,11 @@ pub use stem::StemCache;
 pub use stop_words::StopSet;
 pub use terms::Terms;
 
-use crate::corpus::{load_entries, Entries, Entry};
+use rustc_hash::FxHashMap;
+
+use crate::corpus::{load_pending, Entries, Entry};
 use crate::error::Result;
-use crate::pipeline::{PipelineConfig, Stage, StageStats};
+use crate::pipeline::{Layout, PipelineConfig, Stage, StageStats};
 use crate::vectorize::Counted;
 
 /// A validated analysis chain, shared read-only by all workers.
@@ -58,20 +60,29 @@ impl Analyzer {
             analyzer: self,
             stem: self.config.stemmer.map(|l| StemCache::new(l.stemmer())),
             scratch: Terms::new(),
+            memo: FxHashMap::default(),
+            tokens: Terms::new(),
+            one: Terms::new(),
         }
     }
 
-    /// The enabled stages as pipeline stages, preceded by the read stage that loads pending files
-    /// (documents longer than `max_doc_bytes` are truncated there).
-    pub fn stages(&self, max_doc_bytes: u64) -> Vec<Stage<'_, Analyzed>> {
+    /// The analysis as pipeline stages, after a read stage that loads pending files (documents
+    /// longer than `max_doc_bytes` are truncated there).
+    ///
+    /// Separate stages (`fused == false`) are one per enabled step, each in its own threads; a
+    /// fused analysis is one stage that runs [`AnalyzerWorker::analyze`], with its memo.
+    pub fn stages(&self, max_doc_bytes: u64, fused: bool) -> Vec<Stage<'_, Analyzed>> {
         let read = Stage::new("read", move || {
             Box::new(move |batch: &mut Vec<Analyzed>| {
-                let mut entries: Vec<Entry> = batch.drain(..).map(|a| a.entry).collect();
-                load_entries(&mut entries, max_doc_bytes);
-                batch.extend(entries.into_iter().map(Analyzed::from));
+                for item in batch.iter_mut() {
+                    load_pending(&mut item.entry, max_doc_bytes);
+                }
                 Ok(0)
             })
         });
+        if fused {
+            return vec![read, self.step_stage("analyze", AnalyzerWorker::analyze)];
+        }
         let config = &self.config;
         let steps: [(&'static str, bool, Step<'_>); 5] = [
             ("tokenize", true, AnalyzerWorker::tokenize),
@@ -103,7 +114,8 @@ impl Analyzer {
         mut each: impl FnMut(Analyzed) -> Result<()>,
     ) -> Result<Vec<StageStats>> {
         let source = entries.map(Analyzed::from);
-        let mut stages = self.stages(max_doc_bytes);
+        let fused = matches!(pipeline.layout, Layout::Fused { .. });
+        let mut stages = self.stages(max_doc_bytes, fused);
         stages.extend(then);
         crate::pipeline::run(pipeline, source, stages, |batch| {
             batch.into_iter().try_for_each(&mut each)
@@ -154,16 +166,61 @@ pub struct AnalyzerWorker<'a> {
     analyzer: &'a Analyzer,
     stem: Option<StemCache>,
     scratch: Terms,
+    /// Token → final term (`None`: a stop word), for [`AnalyzerWorker::analyze`].
+    memo: FxHashMap<Box<str>, Option<Box<str>>>,
+    /// The current document's raw tokens.
+    tokens: Terms,
+    /// A one-token buffer for computing a memo entry.
+    one: Terms,
 }
+
+/// The memo is cleared when it holds this many tokens, so memory stays flat on an endless stream
+/// while a corpus's working vocabulary still fits.
+const MEMO_CAPACITY: usize = 1 << 18;
 
 impl AnalyzerWorker<'_> {
     /// Runs every stage on `text`, replacing the contents of `out` with its terms.
+    ///
+    /// Lowercasing, stop words and stemming each look at one token alone, so their composition is
+    /// a function of the token, and it is memoized per worker: a token seen before costs one
+    /// lookup instead of three stages. The staged pipeline runs the stages one by one; the
+    /// property test in `tests/pipeline.rs` checks that both give identical output.
     pub fn analyze(&mut self, text: &str, out: &mut Terms) {
-        self.tokenize(text, out);
-        self.lowercase(text, out);
-        self.prune(text, out);
-        self.stem(text, out);
+        let mut tokens = std::mem::take(&mut self.tokens);
+        self.tokenize(text, &mut tokens);
+        out.clear();
+        for token in tokens.iter() {
+            if let Some(term) = self.memo.get(token) {
+                if let Some(term) = term {
+                    out.push(term);
+                }
+                continue;
+            }
+            let term = self.word(token);
+            if let Some(term) = &term {
+                out.push(term);
+            }
+            if self.memo.len() >= MEMO_CAPACITY {
+                self.memo.clear();
+            }
+            self.memo
+                .insert(token.into(), term.map(String::into_boxed_str));
+        }
+        self.tokens = tokens;
         self.ngrams(text, out);
+    }
+
+    /// The per-word stages applied to one token: its final term, or `None` for a stop word.
+    fn word(&mut self, token: &str) -> Option<String> {
+        let mut one = std::mem::take(&mut self.one);
+        one.clear();
+        one.push(token);
+        self.lowercase("", &mut one);
+        self.prune("", &mut one);
+        self.stem("", &mut one);
+        let term = one.iter().next().map(str::to_string);
+        self.one = one;
+        term
     }
 
     fn tokenize(&mut self, text: &str, terms: &mut Terms) {
@@ -246,7 +303,17 @@ mod tests {
             ..AnalyzerConfig::default()
         })
         .unwrap();
-        let names: Vec<_> = analyzer.stages(100).iter().map(|s| s.name()).collect();
+        let names: Vec<_> = analyzer
+            .stages(100, false)
+            .iter()
+            .map(|s| s.name())
+            .collect();
         assert_eq!(names, ["read", "tokenize", "lowercase"]);
+        let fused: Vec<_> = analyzer
+            .stages(100, true)
+            .iter()
+            .map(|s| s.name())
+            .collect();
+        assert_eq!(fused, ["read", "analyze"]);
     }
 }

@@ -37,82 +37,77 @@ pub fn tokenize(text: &str, min_len: usize, max_len: usize, out: &mut Terms) {
     }
 }
 
-/// Word-break classes of ASCII bytes under UAX #29.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Class {
-    /// ALetter: A-Z, a-z.
-    Letter,
-    /// Numeric: 0-9.
-    Digit,
-    /// ExtendNumLet: `_`, which joins anything word-like on either side.
-    Connector,
-    /// MidLetter `:` joins letters only.
-    MidLetter,
-    /// MidNumLet `.` and Single_Quote `'` join letters with letters and digits with digits.
-    MidBoth,
-    /// MidNum `,` and `;` join digits only.
-    MidNum,
-    Other,
-}
+// Word-break classes of ASCII bytes under UAX #29, as bit flags in a table, so the hot loop does
+// one load and one mask per byte instead of a branchy match.
+/// ALetter: A-Z, a-z.
+const LETTER: u8 = 1;
+/// Numeric: 0-9.
+const DIGIT: u8 = 2;
+/// ExtendNumLet `_`: joins anything word-like on either side.
+const CONNECTOR: u8 = 4;
+/// MidLetter `:`: joins two letters.
+const MID_LETTER: u8 = 8;
+/// MidNumLet `.` and Single_Quote `'`: join two letters or two digits.
+const MID_BOTH: u8 = 16;
+/// MidNum `,` and `;`: join two digits.
+const MID_NUM: u8 = 32;
+const WORD: u8 = LETTER | DIGIT | CONNECTOR;
 
-fn class(byte: u8) -> Class {
-    match byte {
-        b'a'..=b'z' | b'A'..=b'Z' => Class::Letter,
-        b'0'..=b'9' => Class::Digit,
-        b'_' => Class::Connector,
-        b':' => Class::MidLetter,
-        b'.' | b'\'' => Class::MidBoth,
-        b',' | b';' => Class::MidNum,
-        _ => Class::Other,
+const CLASSES: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let b = byte as u8;
+        table[byte] = match b {
+            b'a'..=b'z' | b'A'..=b'Z' => LETTER,
+            b'0'..=b'9' => DIGIT,
+            b'_' => CONNECTOR,
+            b':' => MID_LETTER,
+            b'.' | b'\'' => MID_BOTH,
+            b',' | b';' => MID_NUM,
+            _ => 0,
+        };
+        byte += 1;
     }
-}
+    table
+};
 
 /// Calls `emit` with each UAX #29 word of ASCII `text` that holds a letter or digit, exactly as
 /// `unicode_words` would: runs of letters, digits and `_` (WB5, WB8-WB10, WB13a/b), joined across
 /// one middle character between two letters (WB6/7) or two digits (WB11/12).
 fn ascii_words(text: &str, mut emit: impl FnMut(&str)) {
     let bytes = text.as_bytes();
+    let class = |i: usize| CLASSES[bytes[i] as usize];
     let mut i = 0;
     while i < bytes.len() {
-        if !matches!(
-            class(bytes[i]),
-            Class::Letter | Class::Digit | Class::Connector
-        ) {
+        if class(i) & WORD == 0 {
             i += 1;
             continue;
         }
         let start = i;
         let mut alphanumeric = false;
         loop {
-            let here = class(bytes[i]);
-            alphanumeric |= here != Class::Connector;
-            let Some(&next) = bytes.get(i + 1) else { break };
-            match class(next) {
-                Class::Letter | Class::Digit | Class::Connector => i += 1,
-                middle @ (Class::MidLetter | Class::MidBoth | Class::MidNum) => {
-                    let after = bytes.get(i + 2).map(|&b| class(b));
-                    let joins = match (here, middle) {
-                        (Class::Letter, Class::MidLetter | Class::MidBoth) => {
-                            after == Some(Class::Letter)
-                        }
-                        (Class::Digit, Class::MidNum | Class::MidBoth) => {
-                            after == Some(Class::Digit)
-                        }
-                        _ => false,
-                    };
-                    if !joins {
-                        break;
-                    }
-                    i += 2;
-                }
-                Class::Other => break,
+            while i < bytes.len() && class(i) & WORD != 0 {
+                alphanumeric |= class(i) & (LETTER | DIGIT) != 0;
+                i += 1;
             }
+            if i + 1 < bytes.len() && joins(class(i - 1), class(i), class(i + 1)) {
+                i += 1;
+                continue;
+            }
+            break;
         }
-        i += 1;
         if alphanumeric {
             emit(&text[start..i]);
         }
     }
+}
+
+/// True when `middle` keeps `before` and `after` in one word (WB6/7, WB11/12).
+fn joins(before: u8, middle: u8, after: u8) -> bool {
+    let letters = before & after & LETTER != 0 && middle & (MID_LETTER | MID_BOTH) != 0;
+    let digits = before & after & DIGIT != 0 && middle & (MID_NUM | MID_BOTH) != 0;
+    letters || digits
 }
 
 fn keep_length(word: &str, min_len: usize, max_len: usize) -> bool {

@@ -223,6 +223,16 @@ pub struct RuntimeArgs {
 }
 
 impl RuntimeArgs {
+    /// Sizes rayon's global pool, which runs the parallel matrix phases, to `--threads`. Only the
+    /// first call in a process has an effect; later ones keep the pool that exists.
+    pub fn init_thread_pool(&self) {
+        let threads = self.threads.unwrap_or_else(default_threads).max(1);
+        // An error means a pool already exists, which is fine.
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build_global();
+    }
+
     /// The pipeline configuration, validated.
     pub fn pipeline(&self) -> Result<PipelineConfig> {
         let threads = self.threads.unwrap_or_else(default_threads);

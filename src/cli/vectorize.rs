@@ -87,6 +87,7 @@ impl VectorizeArgs {
                 vocab_out: self.vocab,
             },
         };
+        self.runtime.init_thread_pool();
         Ok(Job {
             corpus: self.corpus,
             output: self.output,
@@ -132,6 +133,7 @@ fn fit(
     let (entries, classes) = corpus::open(&job.corpus, &job.read)?;
     let mut fitter = Fitter::new(config.clone())?;
     let mut labels = Vec::new();
+    let started = std::time::Instant::now();
     let (interner, rows) = fitter.parts();
     let count = vec![fit_stage(interner)];
     let stats = analyzer.run(
@@ -148,7 +150,9 @@ fn fit(
             Ok(())
         },
     )?;
+    let analyzed = started.elapsed();
     let (vectorizer, matrix) = fitter.finish(analyzer.config().clone())?;
+    let finished = started.elapsed();
     let classes = if classes.is_empty() {
         labels
             .iter()
@@ -165,10 +169,17 @@ fn fit(
         .map(|label| label_id(&classes, label.as_deref()).unwrap_or(0))
         .collect();
     let mut output = Output::create(&job.output)?;
-    SvmlightWriter::new()
-        .write_matrix(&mut output, &ids, &matrix)
-        .map_err(|e| output.error(e))?;
+    SvmlightWriter::write_matrix(&mut output, &ids, &matrix).map_err(|e| output.error(e))?;
     output.commit()?;
+    if job.verbose {
+        let written = started.elapsed();
+        eprintln!(
+            "phases: read+analyze+count {:.3} s, vocabulary+weights {:.3} s, write {:.3} s",
+            analyzed.as_secs_f64(),
+            (finished - analyzed).as_secs_f64(),
+            (written - finished).as_secs_f64()
+        );
+    }
     let report = format!(
         "{} classes, {} terms, {} non-zeros -> {}",
         classes.len(),

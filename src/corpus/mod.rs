@@ -2,7 +2,7 @@
 //!
 //! A reader yields [`Entry`] values in a deterministic order (sorted paths, file line order). Folder
 //! readers yield entries whose text is still on disk ([`Entry::file`] is set); the pipeline's read
-//! stage, [`load_entries`], fills them in parallel, so file reading shares the worker threads and
+//! stage, [`load_pending`], fills them in parallel, so file reading shares the worker threads and
 //! the memory bound of the analysis stages. Line-oriented readers (TSV, JSONL, plain lines) parse
 //! as they go, since one file cannot be split across threads without reading it first.
 //!
@@ -163,12 +163,11 @@ pub fn open(path: &Path, options: &ReadOptions) -> Result<(Entries, Vec<String>)
     }
 }
 
-/// The read stage: loads every pending file of a batch. Runs in the pipeline's worker threads.
-pub fn load_entries(batch: &mut [Entry], max_doc_bytes: u64) {
-    for entry in batch.iter_mut() {
-        if let Some(path) = entry.file.take() {
-            decode::load(entry, &path, max_doc_bytes);
-        }
+/// The read stage's work on one entry: loads its file if it has one still to read. Runs in the
+/// pipeline's worker threads, so files are read in parallel.
+pub fn load_pending(entry: &mut Entry, max_doc_bytes: u64) {
+    if let Some(path) = entry.file.take() {
+        decode::load(entry, &path, max_doc_bytes);
     }
 }
 

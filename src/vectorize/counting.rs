@@ -1,5 +1,7 @@
 //! Counting a document's terms into a sparse row, and the pipeline stages that do it.
 
+use rustc_hash::FxHashMap;
+
 use super::{FittedVectorizer, Interner, SparseRow};
 use crate::analyze::{Analyzed, Terms};
 use crate::pipeline::Stage;
@@ -72,15 +74,30 @@ fn release(item: &mut Analyzed) {
 }
 
 /// The fit's counting stage: terms → provisional ids through the shared interner.
+///
+/// Each worker keeps its own term → id map in front of the interner: the interner's locks are
+/// shared memory that both cores write, and going to them for every token cost more than the
+/// lookup itself. With the local map, only a worker's first sight of a term touches them.
 pub fn fit_stage(interner: &Interner) -> Stage<'_, Analyzed> {
     Stage::new("count", move || {
         let mut counter = RowCounter::default();
+        let mut local: FxHashMap<Box<str>, u32> = FxHashMap::default();
         Box::new(move |batch: &mut Vec<Analyzed>| {
+            let mut tokens = 0;
             for item in batch.iter_mut().filter(|i| i.entry.is_document()) {
-                counter.count(&item.terms, |t| Some(interner.id(t)), &mut item.counted);
+                let id_of = |term: &str| match local.get(term) {
+                    Some(&id) => Some(id),
+                    None => {
+                        let id = interner.id(term);
+                        local.insert(term.into(), id);
+                        Some(id)
+                    }
+                };
+                counter.count(&item.terms, id_of, &mut item.counted);
+                tokens += u64::from(item.counted.length);
                 release(item);
             }
-            Ok(0)
+            Ok(tokens)
         })
     })
 }
@@ -90,11 +107,13 @@ pub fn transform_stage(vectorizer: &FittedVectorizer) -> Stage<'_, Analyzed> {
     Stage::new("count", move || {
         let mut counter = RowCounter::default();
         Box::new(move |batch: &mut Vec<Analyzed>| {
+            let mut tokens = 0;
             for item in batch.iter_mut().filter(|i| i.entry.is_document()) {
                 vectorizer.transform_with(&mut counter, &item.terms, &mut item.counted);
+                tokens += u64::from(item.counted.length);
                 release(item);
             }
-            Ok(0)
+            Ok(tokens)
         })
     })
 }

@@ -19,6 +19,7 @@ pub mod weighting;
 use std::path::Path;
 use std::sync::OnceLock;
 
+use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
@@ -66,6 +67,19 @@ impl MatrixBuilder {
         self.indices.extend_from_slice(&row.indices);
         self.data.extend_from_slice(&row.values);
         self.indptr.push(self.indices.len());
+    }
+
+    /// Joins builders of consecutive row ranges into one.
+    pub fn concat(parts: Vec<MatrixBuilder>) -> Self {
+        let mut all = MatrixBuilder::default();
+        for part in parts {
+            let offset = all.indices.len();
+            all.indptr
+                .extend(part.indptr[1..].iter().map(|&end| end + offset));
+            all.indices.extend_from_slice(&part.indices);
+            all.data.extend_from_slice(&part.data);
+        }
+        all
     }
 
     /// The matrix, with `columns` columns.
@@ -172,31 +186,57 @@ impl Fitter {
         let terms = self.interner.into_terms();
         let (terms, df, remap) = vocabulary::prune(terms, &df, &total, &self.config, n_docs);
         let vectorizer = FittedVectorizer::new(analyzer, self.config, terms, df, n_docs)?;
-        let mut weighted = MatrixBuilder::default();
-        let mut row = SparseRow::default();
-        let mut pairs: Vec<(u32, f64)> = Vec::new();
-        for (i, &length) in lengths.iter().enumerate() {
-            let span = matrix.indptr[i]..matrix.indptr[i + 1];
-            pairs.clear();
-            pairs.extend(
-                matrix.indices[span.clone()]
-                    .iter()
-                    .zip(&matrix.data[span])
-                    .map(|(&id, &count)| (remap[id as usize], count))
-                    .filter(|&(id, _)| id != u32::MAX),
-            );
-            pairs.sort_unstable_by_key(|&(id, _)| id);
-            row.indices.clear();
-            row.values.clear();
-            for &(id, count) in &pairs {
-                row.indices.push(id);
-                row.values.push(count);
-            }
-            vectorizer.weigh(&mut row, length);
-            weighted.push(&row);
-        }
-        let matrix = weighted.finish(vectorizer.terms.len())?;
+        // Rows are independent: renumber and weigh them in parallel, in chunks that are joined in
+        // order afterwards.
+        let chunks: Vec<MatrixBuilder> = row_chunks(lengths.len())
+            .into_par_iter()
+            .map(|range| {
+                let mut part = MatrixBuilder::default();
+                let mut row = SparseRow::default();
+                for i in range {
+                    let span = matrix.indptr[i]..matrix.indptr[i + 1];
+                    renumber(
+                        &matrix.indices[span.clone()],
+                        &matrix.data[span],
+                        &remap,
+                        &mut row,
+                    );
+                    vectorizer.weigh(&mut row, lengths[i]);
+                    part.push(&row);
+                }
+                part
+            })
+            .collect();
+        let matrix = MatrixBuilder::concat(chunks).finish(vectorizer.terms.len())?;
         Ok((vectorizer, matrix))
+    }
+}
+
+/// Rows per unit of parallel work: large enough to amortize scheduling, small enough to balance.
+const ROW_CHUNK: usize = 512;
+
+/// `0..rows` cut into chunks of [`ROW_CHUNK`].
+pub(crate) fn row_chunks(rows: usize) -> Vec<std::ops::Range<usize>> {
+    (0..rows)
+        .step_by(ROW_CHUNK)
+        .map(|start| start..(start + ROW_CHUNK).min(rows))
+        .collect()
+}
+
+/// Maps a row of provisional ids to final columns, dropping pruned terms and sorting by column.
+fn renumber(ids: &[u32], counts: &[f64], remap: &[u32], row: &mut SparseRow) {
+    let mut pairs: Vec<(u32, f64)> = ids
+        .iter()
+        .zip(counts)
+        .map(|(&id, &count)| (remap[id as usize], count))
+        .filter(|&(id, _)| id != u32::MAX)
+        .collect();
+    pairs.sort_unstable_by_key(|&(id, _)| id);
+    row.indices.clear();
+    row.values.clear();
+    for (id, count) in pairs {
+        row.indices.push(id);
+        row.values.push(count);
     }
 }
 

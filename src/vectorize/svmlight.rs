@@ -7,6 +7,8 @@
 
 use std::io::{self, Write};
 
+use rayon::prelude::*;
+
 use super::Matrix;
 
 /// Formats rows into a reused line buffer; write one line per document.
@@ -31,6 +33,11 @@ impl SvmlightWriter {
         indices: &[u32],
         values: &[f64],
     ) -> io::Result<()> {
+        out.write_all(self.format_row(label, indices, values))
+    }
+
+    /// Formats one row, newline included, into the writer's line buffer.
+    pub fn format_row(&mut self, label: i64, indices: &[u32], values: &[f64]) -> &[u8] {
         self.line.clear();
         self.line
             .extend_from_slice(self.ints.format(label).as_bytes());
@@ -42,7 +49,7 @@ impl SvmlightWriter {
             self.push_value(value);
         }
         self.line.push(b'\n');
-        out.write_all(&self.line)
+        &self.line
     }
 
     fn push_value(&mut self, value: f64) {
@@ -55,15 +62,27 @@ impl SvmlightWriter {
         }
     }
 
-    /// Writes every row of `matrix` with its label.
-    pub fn write_matrix(
-        &mut self,
-        out: &mut impl Write,
-        labels: &[i64],
-        matrix: &Matrix,
-    ) -> io::Result<()> {
-        for (row, &label) in matrix.outer_iterator().zip(labels) {
-            self.write_row(out, label, row.indices(), row.data())?;
+    /// Writes every row of `matrix` with its label. Rows are formatted in parallel, a group at a
+    /// time so that memory stays bounded, and written in order.
+    pub fn write_matrix(out: &mut impl Write, labels: &[i64], matrix: &Matrix) -> io::Result<()> {
+        let chunks = super::row_chunks(matrix.rows());
+        for group in chunks.chunks(64) {
+            let texts: Vec<Vec<u8>> = group
+                .par_iter()
+                .map(|range| {
+                    let (mut writer, mut text) = (SvmlightWriter::new(), Vec::new());
+                    for i in range.clone() {
+                        let span = matrix.indptr().outer_inds_sz(i);
+                        let (indices, values) =
+                            (&matrix.indices()[span.clone()], &matrix.data()[span]);
+                        text.extend_from_slice(writer.format_row(labels[i], indices, values));
+                    }
+                    text
+                })
+                .collect();
+            for text in texts {
+                out.write_all(&text)?;
+            }
         }
         Ok(())
     }

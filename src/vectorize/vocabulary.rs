@@ -1,5 +1,7 @@
 //! Vocabulary pruning: provisional ids with their statistics become the final, sorted vocabulary.
 
+use rayon::slice::ParallelSliceMut;
+
 use super::config::VectorizerConfig;
 
 /// Applies `min_df`, `max_df` and `max_features` to the terms (indexed by provisional id) and
@@ -34,7 +36,7 @@ pub fn prune(
             kept.truncate(limit);
         }
     }
-    kept.sort_unstable_by(|&a, &b| terms[a as usize].cmp(&terms[b as usize]));
+    kept.par_sort_unstable_by(|&a, &b| terms[a as usize].cmp(&terms[b as usize]));
     let mut remap = vec![u32::MAX; terms.len()];
     for (new, &old) in kept.iter().enumerate() {
         remap[old as usize] = new as u32;
