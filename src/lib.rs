@@ -29,7 +29,7 @@
 //! }
 //! let (vectorizer, matrix) = fitter.finish(analyzer.config().clone())?;
 //! assert_eq!(vectorizer.terms(), ["bark", "cat", "dog", "loud", "sleep"]);
-//! assert_eq!((matrix.rows(), matrix.cols(), matrix.nnz()), (3, 5, 7));
+//! assert_eq!((matrix.rows(), matrix.cols(), matrix.nnz()), (3, 5, 9));
 //! # Ok::<(), bowline::Error>(())
 //! ```
 //!
