@@ -178,7 +178,7 @@ pub struct ReadCounts {
     pub documents: u64,
     /// Bytes of usable documents.
     pub bytes: u64,
-    /// Documents with no text at all (kept).
+    /// Documents of zero bytes (kept).
     pub empty: u64,
     /// Documents decoded as Windows-1252.
     pub windows_1252: u64,
@@ -199,7 +199,9 @@ impl ReadCounts {
             None => {
                 self.documents += 1;
                 self.bytes += entry.bytes;
-                self.empty += u64::from(entry.doc.text.is_empty());
+                // Bytes rather than text: the text may already have been released by a counting
+                // stage when the entry is tallied.
+                self.empty += u64::from(entry.bytes == 0);
                 self.windows_1252 += u64::from(entry.decoded_windows_1252);
                 self.truncated += u64::from(entry.truncated_from.is_some());
             }

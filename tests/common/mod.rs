@@ -1,0 +1,50 @@
+//! Helpers shared by the integration tests: run the real binary and look at what it did.
+
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+/// Runs `bowline` with `args`, feeding `stdin`.
+pub fn bowline(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bowline"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("bowline starts");
+    let mut input = child.stdin.take().expect("stdin");
+    let stdin = stdin.to_vec();
+    let feeder = std::thread::spawn(move || {
+        // The command may exit without reading all of its input; that is not a test failure.
+        let _ = input.write_all(&stdin);
+    });
+    let output = child.wait_with_output().expect("bowline runs");
+    feeder.join().expect("stdin feeder");
+    output
+}
+
+/// The exit code, stdout and stderr as text.
+pub fn outcome(output: &Output) -> (i32, String, String) {
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// Writes `files` (relative path, contents) below `root`.
+pub fn write_tree(root: &Path, files: &[(&str, &[u8])]) {
+    for (path, contents) in files {
+        let path = root.join(path);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, contents).expect("write");
+    }
+}
+
+/// The path as a `&str` for an argument list.
+pub fn arg(path: &Path) -> &str {
+    path.to_str().expect("UTF-8 temp path")
+}
