@@ -26,5 +26,7 @@ fn main() -> ExitCode {
     }
 }
 
+// mimalloc made `vectorize` on 20news 1.47x faster than the system allocator (hyperfine, 12 runs
+// each): the pipeline allocates and frees per-document buffers on several threads at once.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;

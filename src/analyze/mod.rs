@@ -217,8 +217,13 @@ impl AnalyzerWorker<'_> {
         one.push(token);
         self.lowercase("", &mut one);
         self.prune("", &mut one);
-        self.stem("", &mut one);
-        let term = one.iter().next().map(str::to_string);
+        // The memo already caches this word's result, so the stem cache is bypassed rather than
+        // filled with a second copy of every word.
+        let term = match (one.iter().next(), self.stem.as_ref()) {
+            (Some(word), Some(cache)) => Some(cache.stem_uncached(word)),
+            (word, None) => word.map(str::to_string),
+            (None, Some(_)) => None,
+        };
         self.one = one;
         term
     }

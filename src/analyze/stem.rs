@@ -43,6 +43,11 @@ impl StemCache {
         &self.stems[slot]
     }
 
+    /// The stem of one word, without looking at or filling the cache.
+    pub fn stem_uncached(&self, word: &str) -> String {
+        self.stemmer.stem(word).into_owned()
+    }
+
     /// Replaces every term by its stem.
     pub fn stem(&mut self, terms: &mut Terms, scratch: &mut Terms) {
         scratch.clear();

@@ -66,7 +66,8 @@ impl SvmlightWriter {
     /// time so that memory stays bounded, and written in order.
     pub fn write_matrix(out: &mut impl Write, labels: &[i64], matrix: &Matrix) -> io::Result<()> {
         let chunks = super::row_chunks(matrix.rows());
-        for group in chunks.chunks(64) {
+        // A few chunks per thread keep every thread busy while holding only that much text.
+        for group in chunks.chunks(4 * rayon::current_num_threads()) {
             let texts: Vec<Vec<u8>> = group
                 .par_iter()
                 .map(|range| {

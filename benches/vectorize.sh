@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Times `bowline vectorize` against scikit-learn's TfidfVectorizer(sublinear_tf=True) fit+transform
+# on the same corpus, side by side in one hyperfine run, and prints the speed and memory ratios.
+#
+#   benches/vectorize.sh [CORPUS]      (default: ../shared/corpora/20news-bydate/train)
+#
+# bowline runs with its defaults: English stop words and Snowball stemming on, sublinear TF-IDF,
+# L2 rows, and it writes the svmlight matrix. The scikit-learn script reads the same files and
+# fits and transforms, writing nothing, so the comparison leans in scikit-learn's favour.
+# Needs hyperfine (Debian package) and python3; scikit-learn comes from PyPI into a virtualenv
+# this script makes under target/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+corpus=${1:-../shared/corpora/20news-bydate/train}
+venv=target/bench-venv
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import sklearn' 2>/dev/null; then
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet scikit-learn
+fi
+command -v hyperfine >/dev/null || { echo "install hyperfine (apt-get install hyperfine)" >&2; exit 1; }
+cargo build --release --quiet
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+bowline="target/release/bowline vectorize $corpus -o $out/m.svm -q"
+sklearn="$venv/bin/python benches/sklearn_vectorize.py $corpus"
+
+hyperfine --warmup 1 --runs "${RUNS:-10}" --export-json "$out/times.json" \
+    -n bowline "$bowline" -n scikit-learn "$sklearn"
+
+peak() { /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -n 1; }
+bowline_kb=$(peak $bowline)
+sklearn_kb=$(peak $sklearn)
+$sklearn  # prints scikit-learn's own fit+transform time
+
+"$venv/bin/python" - "$out/times.json" "$bowline_kb" "$sklearn_kb" <<'PY'
+import json, sys
+runs = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
+b, s = runs["bowline"]["mean"], runs["scikit-learn"]["mean"]
+bk, sk = int(sys.argv[2]), int(sys.argv[3])
+print(f"bowline {b:.3f} s, scikit-learn {s:.3f} s: bowline is {s / b:.1f}x faster (whole commands)")
+print(f"peak RSS: bowline {bk / 1024:.0f} MiB, scikit-learn {sk / 1024:.0f} MiB ({bk / sk:.2f}x)")
+PY
