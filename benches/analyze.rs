@@ -9,12 +9,12 @@ use std::hint::black_box;
 use std::path::Path;
 
 use bowline::analyze::{
-    lowercase::lowercase, ngrams::ngrams, tokenize::tokenize, Analyzer, AnalyzerConfig, StemCache,
-    StopSet, Terms,
+    lowercase::lowercase, ngrams::ngrams, run_stages, tokenize::tokenize, Analyzer, AnalyzerConfig,
+    StemCache, StopSet, Terms,
 };
 use bowline::corpus::{self, ReadOptions};
 use bowline::pipeline::PipelineConfig;
-use bowline::vectorize::{fit_stage, Fitter, VectorizerConfig};
+use bowline::vectorize::{fit_stages, Fitter, VectorizerConfig};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const SHARED: &str = "../shared/corpora/20news-bydate/train";
@@ -138,18 +138,17 @@ fn end_to_end(c: &mut Criterion) {
                 });
                 let mut fitter = Fitter::new(VectorizerConfig::default()).expect("fitter");
                 let (interner, rows) = fitter.parts();
-                analyzer
-                    .run(
-                        Box::new(entries.collect::<Vec<_>>().into_iter()),
-                        &config,
-                        u64::MAX,
-                        vec![fit_stage(interner)],
-                        |item| {
-                            rows.push(&item.counted);
-                            Ok(())
-                        },
-                    )
-                    .expect("pipeline");
+                let stages = fit_stages(&analyzer, interner, u64::MAX, fused);
+                run_stages(
+                    Box::new(entries.collect::<Vec<_>>().into_iter()),
+                    &config,
+                    stages,
+                    |item| {
+                        rows.push(&item.counted);
+                        Ok(())
+                    },
+                )
+                .expect("pipeline");
                 let (_, matrix) = fitter.finish(analyzer.config().clone()).expect("finish");
                 assert_eq!(matrix.rows(), texts.len());
             })

@@ -3,10 +3,10 @@
 
 mod common;
 
-use bowline::analyze::{Analyzed, Analyzer, AnalyzerConfig, StopWords};
+use bowline::analyze::{run_stages, Analyzed, Analyzer, AnalyzerConfig, StopWords};
 use bowline::corpus::{Document, Entry};
 use bowline::pipeline::{Layout, PipelineConfig, Stage};
-use bowline::vectorize::{fit_stage, svmlight::SvmlightWriter, Fitter, VectorizerConfig};
+use bowline::vectorize::{fit_stages, svmlight::SvmlightWriter, Fitter, VectorizerConfig};
 use common::{bowline, outcome};
 use proptest::prelude::*;
 
@@ -37,18 +37,13 @@ fn fit_bytes(
     };
     let mut fitter = Fitter::new(VectorizerConfig::default()).unwrap();
     let (interner, rows) = fitter.parts();
-    analyzer
-        .run(
-            Box::new(entries.into_iter()),
-            &pipeline,
-            u64::MAX,
-            vec![fit_stage(interner)],
-            |item| {
-                rows.push(&item.counted);
-                Ok(())
-            },
-        )
-        .unwrap();
+    let fused = matches!(pipeline.layout, Layout::Fused { .. });
+    let stages = fit_stages(&analyzer, interner, u64::MAX, fused);
+    run_stages(Box::new(entries.into_iter()), &pipeline, stages, |item| {
+        rows.push(&item.counted);
+        Ok(())
+    })
+    .unwrap();
     let (vectorizer, matrix) = fitter.finish(config.clone()).unwrap();
     let mut out = Vec::new();
     SvmlightWriter::write_matrix(&mut out, &vec![0; matrix.rows()], &matrix).unwrap();

@@ -13,17 +13,27 @@ pub fn lowercase(terms: &mut Terms, scratch: &mut Terms) {
         return;
     }
     scratch.clear();
+    let mut word = String::new();
     for term in terms.iter() {
-        for c in term.chars() {
-            if c.is_ascii() {
-                scratch.push_char(c.to_ascii_lowercase());
-            } else {
-                c.to_lowercase().for_each(|l| scratch.push_char(l));
-            }
-        }
-        scratch.end_term();
+        lowercase_word(term, &mut word);
+        scratch.push(&word);
     }
     std::mem::swap(terms, scratch);
+}
+
+/// Lowercases one word into `out`, replacing its contents. Character by character, with no
+/// context rules (a final `Σ` becomes `σ`, as everywhere else), so a word always lowercases the
+/// same way wherever it stands.
+pub fn lowercase_word(word: &str, out: &mut String) {
+    out.clear();
+    if word.is_ascii() {
+        out.push_str(word);
+        out.make_ascii_lowercase();
+        return;
+    }
+    for c in word.chars() {
+        out.extend(c.to_lowercase());
+    }
 }
 
 #[cfg(test)]

@@ -61,8 +61,10 @@ impl Analyzer {
             stem: self.config.stemmer.map(|l| StemCache::new(l.stemmer())),
             scratch: Terms::new(),
             memo: FxHashMap::default(),
+            id_memo: FxHashMap::default(),
             tokens: Terms::new(),
-            one: Terms::new(),
+            key: String::new(),
+            scratch_word: String::new(),
         }
     }
 
@@ -72,14 +74,7 @@ impl Analyzer {
     /// Separate stages (`fused == false`) are one per enabled step, each in its own threads; a
     /// fused analysis is one stage that runs [`AnalyzerWorker::analyze`], with its memo.
     pub fn stages(&self, max_doc_bytes: u64, fused: bool) -> Vec<Stage<'_, Analyzed>> {
-        let read = Stage::new("read", move || {
-            Box::new(move |batch: &mut Vec<Analyzed>| {
-                for item in batch.iter_mut() {
-                    load_pending(&mut item.entry, max_doc_bytes);
-                }
-                Ok(0)
-            })
-        });
+        let read = read_stage(max_doc_bytes);
         if fused {
             return vec![read, self.step_stage("analyze", AnalyzerWorker::analyze)];
         }
@@ -111,15 +106,12 @@ impl Analyzer {
         pipeline: &PipelineConfig,
         max_doc_bytes: u64,
         then: Vec<Stage<'a, Analyzed>>,
-        mut each: impl FnMut(Analyzed) -> Result<()>,
+        each: impl FnMut(Analyzed) -> Result<()>,
     ) -> Result<Vec<StageStats>> {
-        let source = entries.map(Analyzed::from);
         let fused = matches!(pipeline.layout, Layout::Fused { .. });
         let mut stages = self.stages(max_doc_bytes, fused);
         stages.extend(then);
-        crate::pipeline::run(pipeline, source, stages, |batch| {
-            batch.into_iter().try_for_each(&mut each)
-        })
+        run_stages(entries, pipeline, stages, each)
     }
 
     fn step_stage<'a>(&'a self, name: &'static str, step: Step<'a>) -> Stage<'a, Analyzed> {
@@ -135,6 +127,33 @@ impl Analyzer {
             })
         })
     }
+}
+
+/// The read stage: loads the files of pending entries, truncating documents longer than
+/// `max_doc_bytes`. It runs on the pipeline's workers, so files are read in parallel.
+pub fn read_stage<'a>(max_doc_bytes: u64) -> Stage<'a, Analyzed> {
+    Stage::new("read", move || {
+        Box::new(move |batch: &mut Vec<Analyzed>| {
+            for item in batch.iter_mut() {
+                load_pending(&mut item.entry, max_doc_bytes);
+            }
+            Ok(0)
+        })
+    })
+}
+
+/// Runs `entries` through `stages` (which must begin with a [`read_stage`] when entries may be
+/// pending files) and hands every entry, in input order, to `each` on the calling thread.
+pub fn run_stages<'a>(
+    entries: Entries,
+    pipeline: &PipelineConfig,
+    stages: Vec<Stage<'a, Analyzed>>,
+    mut each: impl FnMut(Analyzed) -> Result<()>,
+) -> Result<Vec<StageStats>> {
+    let source = entries.map(Analyzed::from);
+    crate::pipeline::run(pipeline, source, stages, |batch| {
+        batch.into_iter().try_for_each(&mut each)
+    })
 }
 
 /// One stage applied to one document: the document's text and its terms so far.
@@ -168,10 +187,13 @@ pub struct AnalyzerWorker<'a> {
     scratch: Terms,
     /// Token → final term (`None`: a stop word), for [`AnalyzerWorker::analyze`].
     memo: FxHashMap<Box<str>, Option<Box<str>>>,
+    /// Token → final term's id, for [`AnalyzerWorker::analyze_ids`].
+    id_memo: FxHashMap<Box<str>, Option<u32>>,
     /// The current document's raw tokens.
     tokens: Terms,
-    /// A one-token buffer for computing a memo entry.
-    one: Terms,
+    /// Buffers for a lowercased memo key and a lowercased stop-word candidate.
+    key: String,
+    scratch_word: String,
 }
 
 /// The memo is cleared when it holds this many tokens, so memory stays flat on an endless stream
@@ -187,9 +209,11 @@ impl AnalyzerWorker<'_> {
     /// property test in `tests/pipeline.rs` checks that both give identical output.
     pub fn analyze(&mut self, text: &str, out: &mut Terms) {
         let mut tokens = std::mem::take(&mut self.tokens);
+        let mut key = std::mem::take(&mut self.key);
         self.tokenize(text, &mut tokens);
         out.clear();
         for token in tokens.iter() {
+            let token = self.memo_key(token, &mut key);
             if let Some(term) = self.memo.get(token) {
                 if let Some(term) = term {
                     out.push(term);
@@ -207,25 +231,87 @@ impl AnalyzerWorker<'_> {
                 .insert(token.into(), term.map(String::into_boxed_str));
         }
         self.tokens = tokens;
+        self.key = key;
         self.ngrams(text, out);
     }
 
+    /// The fit's fast path for unigram analysis: runs every stage on `text` and calls `each` with
+    /// the id that `id_of` gives each final term, then returns the number of terms.
+    ///
+    /// The memo here maps a token straight to its term's id, so a token seen before costs one
+    /// lookup for analysis and counting together. Ids must be stable for the worker's lifetime
+    /// (the fit's interner gives them). Only valid without n-grams, which need the terms' text;
+    /// returns `None`, doing nothing, when n-grams are configured.
+    pub fn analyze_ids(
+        &mut self,
+        text: &str,
+        mut id_of: impl FnMut(&str) -> u32,
+        mut each: impl FnMut(u32),
+    ) -> Option<u32> {
+        if self.analyzer.config.ngram_max > 1 {
+            return None;
+        }
+        let mut tokens = std::mem::take(&mut self.tokens);
+        let mut key = std::mem::take(&mut self.key);
+        self.tokenize(text, &mut tokens);
+        let mut length = 0u32;
+        for token in tokens.iter() {
+            let token = self.memo_key(token, &mut key);
+            let id = match self.id_memo.get(token) {
+                Some(&id) => id,
+                None => {
+                    let id = self.word(token).map(|term| id_of(&term));
+                    if self.id_memo.len() >= MEMO_CAPACITY {
+                        self.id_memo.clear();
+                    }
+                    self.id_memo.insert(token.into(), id);
+                    id
+                }
+            };
+            if let Some(id) = id {
+                each(id);
+                length += 1;
+            }
+        }
+        self.tokens = tokens;
+        self.key = key;
+        Some(length)
+    }
+
+    /// The memo key of a token: the token itself, or its lowercase form when lowercasing is on
+    /// and the token is ASCII with capitals. The chain begins by lowercasing, so both forms have
+    /// the same result, and `The` and `the` then share one memo entry.
+    fn memo_key<'k>(&self, token: &'k str, key: &'k mut String) -> &'k str {
+        if !self.analyzer.config.lowercase || !token.bytes().any(|b| b.is_ascii_uppercase()) {
+            return token;
+        }
+        if !token.is_ascii() {
+            return token;
+        }
+        key.clear();
+        key.push_str(token);
+        key.make_ascii_lowercase();
+        key
+    }
+
     /// The per-word stages applied to one token: its final term, or `None` for a stop word.
+    /// Runs the same functions as the separate stages.
     fn word(&mut self, token: &str) -> Option<String> {
-        let mut one = std::mem::take(&mut self.one);
-        one.clear();
-        one.push(token);
-        self.lowercase("", &mut one);
-        self.prune("", &mut one);
-        // The memo already caches this word's result, so the stem cache is bypassed rather than
-        // filled with a second copy of every word.
-        let term = match (one.iter().next(), self.stem.as_ref()) {
-            (Some(word), Some(cache)) => Some(cache.stem_uncached(word)),
-            (word, None) => word.map(str::to_string),
-            (None, Some(_)) => None,
-        };
-        self.one = one;
-        term
+        let config = &self.analyzer.config;
+        let mut word = String::new();
+        if config.lowercase {
+            lowercase::lowercase_word(token, &mut word);
+        } else {
+            word.push_str(token);
+        }
+        let stop = &self.analyzer.stop;
+        if !stop.is_empty() && stop.is_stop(&word, config.lowercase, &mut self.scratch_word) {
+            return None;
+        }
+        match self.stem.as_ref() {
+            Some(cache) => Some(cache.stem_uncached(&word)),
+            None => Some(word),
+        }
     }
 
     fn tokenize(&mut self, text: &str, terms: &mut Terms) {

@@ -2,6 +2,7 @@
 
 use rustc_hash::FxHashSet;
 
+use super::lowercase::lowercase_word;
 use super::Terms;
 
 /// A set of stop words, stored lowercased.
@@ -32,17 +33,23 @@ impl StopSet {
     /// lowercased for the comparison only, so `The` still matches `the` but keeps its case.
     pub fn prune(&self, terms: &mut Terms, lowercased: bool, scratch: &mut Terms) {
         scratch.clear();
+        let mut lower = String::new();
         for term in terms.iter() {
-            let stop = if lowercased || !term.chars().any(char::is_uppercase) {
-                self.contains(term)
-            } else {
-                self.contains(&term.to_lowercase())
-            };
-            if !stop {
+            if !self.is_stop(term, lowercased, &mut lower) {
                 scratch.push(term);
             }
         }
         std::mem::swap(terms, scratch);
+    }
+
+    /// True when `term` is a stop word; `lower` is scratch space for lowercasing a term that
+    /// was not lowercased already.
+    pub fn is_stop(&self, term: &str, lowercased: bool, lower: &mut String) -> bool {
+        if lowercased || !term.chars().any(char::is_uppercase) {
+            return self.contains(term);
+        }
+        lowercase_word(term, lower);
+        self.contains(lower)
     }
 }
 

@@ -8,13 +8,13 @@ use clap::Args;
 
 use super::log::ReadLog;
 use super::{AnalysisArgs, InputArgs, Outcome, RuntimeArgs, WeightingArgs};
-use crate::analyze::{Analyzed, Analyzer};
+use crate::analyze::{run_stages, Analyzed, Analyzer};
 use crate::corpus::{self, ReadOptions};
 use crate::error::{Error, Result};
 use crate::io::Output;
-use crate::pipeline::{PipelineConfig, StageStats};
+use crate::pipeline::{Layout, PipelineConfig, StageStats};
 use crate::vectorize::{
-    fit_stage, svmlight::SvmlightWriter, transform_stage, Fitter, VectorizerConfig, VocabularyFile,
+    fit_stages, svmlight::SvmlightWriter, transform_stage, Fitter, VectorizerConfig, VocabularyFile,
 };
 
 /// Flags of `bowline vectorize`.
@@ -135,21 +135,16 @@ fn fit(
     let mut labels = Vec::new();
     let started = std::time::Instant::now();
     let (interner, rows) = fitter.parts();
-    let count = vec![fit_stage(interner)];
-    let stats = analyzer.run(
-        entries,
-        &job.pipeline,
-        job.read.max_doc_bytes,
-        count,
-        |item| {
-            log.note(&item.entry);
-            if item.entry.is_document() {
-                rows.push(&item.counted);
-                labels.push(item.entry.doc.label);
-            }
-            Ok(())
-        },
-    )?;
+    let fused = matches!(job.pipeline.layout, Layout::Fused { .. });
+    let stages = fit_stages(analyzer, interner, job.read.max_doc_bytes, fused);
+    let stats = run_stages(entries, &job.pipeline, stages, |item| {
+        log.note(&item.entry);
+        if item.entry.is_document() {
+            rows.push(&item.counted);
+            labels.push(item.entry.doc.label);
+        }
+        Ok(())
+    })?;
     let analyzed = started.elapsed();
     let (vectorizer, matrix) = fitter.finish(analyzer.config().clone())?;
     let finished = started.elapsed();

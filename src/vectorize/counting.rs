@@ -3,7 +3,7 @@
 use rustc_hash::FxHashMap;
 
 use super::{FittedVectorizer, Interner, SparseRow};
-use crate::analyze::{Analyzed, Terms};
+use crate::analyze::{read_stage, Analyzed, Analyzer, Terms};
 use crate::pipeline::Stage;
 
 /// A document's term counts, or weights once weighed, with what the weighting needs.
@@ -41,7 +41,13 @@ impl RowCounter {
                 None => counted.oov += 1,
             }
         }
-        counted.length = u32::try_from(terms.len()).unwrap_or(u32::MAX);
+        let length = u32::try_from(terms.len()).unwrap_or(u32::MAX);
+        self.finish_row(length, counted);
+    }
+
+    /// Moves the ids counted since the last row into `counted`, in id order, and resets.
+    fn finish_row(&mut self, length: u32, counted: &mut Counted) {
+        counted.length = length;
         let row = &mut counted.row;
         row.indices.clear();
         row.values.clear();
@@ -95,6 +101,48 @@ pub fn fit_stage(interner: &Interner) -> Stage<'_, Analyzed> {
                 };
                 counter.count(&item.terms, id_of, &mut item.counted);
                 tokens += u64::from(item.counted.length);
+                release(item);
+            }
+            Ok(tokens)
+        })
+    })
+}
+
+/// The stages of a fit: reading, analysis and counting into provisional ids.
+///
+/// In the fused layout without n-grams, analysis and counting are one stage
+/// ([`AnalyzerWorker::analyze_ids`](crate::analyze::AnalyzerWorker::analyze_ids)): a token maps
+/// straight to its term's id, which on 20 Newsgroups saves a second hash lookup and a copy of
+/// every term. Otherwise the analysis stages are followed by [`fit_stage`].
+pub fn fit_stages<'a>(
+    analyzer: &'a Analyzer,
+    interner: &'a Interner,
+    max_doc_bytes: u64,
+    fused: bool,
+) -> Vec<Stage<'a, Analyzed>> {
+    if fused && analyzer.config().ngram_max == 1 {
+        return vec![
+            read_stage(max_doc_bytes),
+            fused_fit_stage(analyzer, interner),
+        ];
+    }
+    let mut stages = analyzer.stages(max_doc_bytes, fused);
+    stages.push(fit_stage(interner));
+    stages
+}
+
+fn fused_fit_stage<'a>(analyzer: &'a Analyzer, interner: &'a Interner) -> Stage<'a, Analyzed> {
+    Stage::new("analyze+count", move || {
+        let (mut worker, mut counter) = (analyzer.worker(), RowCounter::default());
+        Box::new(move |batch: &mut Vec<Analyzed>| {
+            let mut tokens = 0;
+            for item in batch.iter_mut().filter(|i| i.entry.is_document()) {
+                let text = &item.entry.doc.text;
+                let length = worker
+                    .analyze_ids(text, |term| interner.id(term), |id| counter.bump(id))
+                    .ok_or("analyze_ids called with n-grams configured")?;
+                counter.finish_row(length, &mut item.counted);
+                tokens += u64::from(length);
                 release(item);
             }
             Ok(tokens)

@@ -24,7 +24,7 @@ use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 pub use config::{DfBound, VectorizerConfig};
-pub use counting::{fit_stage, transform_stage, Counted, RowCounter};
+pub use counting::{fit_stage, fit_stages, transform_stage, Counted, RowCounter};
 pub use interner::Interner;
 pub use weighting::{Idf, Norm, Tf, Weighting};
 
