@@ -192,15 +192,11 @@ impl Fitter {
             .into_par_iter()
             .map(|range| {
                 let mut part = MatrixBuilder::default();
-                let mut row = SparseRow::default();
+                let (mut row, mut pairs) = (SparseRow::default(), Vec::new());
                 for i in range {
                     let span = matrix.indptr[i]..matrix.indptr[i + 1];
-                    renumber(
-                        &matrix.indices[span.clone()],
-                        &matrix.data[span],
-                        &remap,
-                        &mut row,
-                    );
+                    let (ids, counts) = (&matrix.indices[span.clone()], &matrix.data[span]);
+                    renumber(ids, counts, &remap, &mut pairs, &mut row);
                     vectorizer.weigh(&mut row, lengths[i]);
                     part.push(&row);
                 }
@@ -225,18 +221,26 @@ pub(crate) fn row_chunks(rows: usize) -> Vec<std::ops::Range<usize>> {
         .collect()
 }
 
-/// Maps a row of provisional ids to final columns, dropping pruned terms and sorting by column.
-fn renumber(ids: &[u32], counts: &[f64], remap: &[u32], row: &mut SparseRow) {
-    let mut pairs: Vec<(u32, f64)> = ids
-        .iter()
-        .zip(counts)
-        .map(|(&id, &count)| (remap[id as usize], count))
-        .filter(|&(id, _)| id != u32::MAX)
-        .collect();
+/// Maps a row of provisional ids to final columns, dropping pruned terms and sorting by column;
+/// `pairs` is scratch space reused between rows.
+fn renumber(
+    ids: &[u32],
+    counts: &[f64],
+    remap: &[u32],
+    pairs: &mut Vec<(u32, f64)>,
+    row: &mut SparseRow,
+) {
+    pairs.clear();
+    pairs.extend(
+        ids.iter()
+            .zip(counts)
+            .map(|(&id, &count)| (remap[id as usize], count))
+            .filter(|&(id, _)| id != u32::MAX),
+    );
     pairs.sort_unstable_by_key(|&(id, _)| id);
     row.indices.clear();
     row.values.clear();
-    for (id, count) in pairs {
+    for &(id, count) in pairs.iter() {
         row.indices.push(id);
         row.values.push(count);
     }

@@ -36,7 +36,7 @@ pub fn prune(
             kept.truncate(limit);
         }
     }
-    kept.par_sort_unstable_by(|&a, &b| terms[a as usize].cmp(&terms[b as usize]));
+    sort_by_term(&mut kept, &terms);
     let mut remap = vec![u32::MAX; terms.len()];
     for (new, &old) in kept.iter().enumerate() {
         remap[old as usize] = new as u32;
@@ -47,4 +47,53 @@ pub fn prune(
         .map(|&id| std::mem::take(&mut terms[id as usize]).into_string())
         .collect();
     (names, kept_df, remap)
+}
+
+/// Sorts ids by their terms' bytes. Comparing two strings costs a call and a loop, so each id is
+/// paired with its term's first eight bytes as a big-endian integer, and strings are compared
+/// only when those are equal. Terms never hold NUL bytes (they are made of word characters), so
+/// zero padding orders a short term before its extensions, as byte order does.
+fn sort_by_term(ids: &mut [u32], terms: &[Box<str>]) {
+    let prefix = |id: u32| {
+        let mut bytes = [0u8; 8];
+        let term = terms[id as usize].as_bytes();
+        let len = term.len().min(8);
+        bytes[..len].copy_from_slice(&term[..len]);
+        u64::from_be_bytes(bytes)
+    };
+    let mut keyed: Vec<(u64, u32)> = ids.iter().map(|&id| (prefix(id), id)).collect();
+    keyed.par_sort_unstable_by(|a, b| {
+        a.0.cmp(&b.0)
+            .then_with(|| terms[a.1 as usize].cmp(&terms[b.1 as usize]))
+    });
+    for (slot, (_, id)) in ids.iter_mut().zip(keyed) {
+        *slot = id;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prefix_sort_is_byte_order() {
+        let words = [
+            "zebra",
+            "abcdefghij",
+            "abcdefghi",
+            "abcdefgh",
+            "ab",
+            "b",
+            "a b",
+            "é",
+            "abcdefgha",
+        ];
+        let terms: Vec<Box<str>> = words.iter().map(|&w| w.into()).collect();
+        let mut ids: Vec<u32> = (0..terms.len() as u32).collect();
+        sort_by_term(&mut ids, &terms);
+        let sorted: Vec<&str> = ids.iter().map(|&i| words[i as usize]).collect();
+        let mut expected = words.to_vec();
+        expected.sort_unstable();
+        assert_eq!(sorted, expected);
+    }
 }
