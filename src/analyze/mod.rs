@@ -251,11 +251,13 @@ impl AnalyzerWorker<'_> {
         if self.analyzer.config.ngram_max > 1 {
             return None;
         }
-        let mut tokens = std::mem::take(&mut self.tokens);
         let mut key = std::mem::take(&mut self.key);
-        self.tokenize(text, &mut tokens);
+        let (min, max) = (
+            self.analyzer.config.min_token_len,
+            self.analyzer.config.max_token_len,
+        );
         let mut length = 0u32;
-        for token in tokens.iter() {
+        tokenize::for_each_token(text, min, max, |token| {
             let token = self.memo_key(token, &mut key);
             let id = match self.id_memo.get(token) {
                 Some(&id) => id,
@@ -272,8 +274,7 @@ impl AnalyzerWorker<'_> {
                 each(id);
                 length += 1;
             }
-        }
-        self.tokens = tokens;
+        });
         self.key = key;
         Some(length)
     }

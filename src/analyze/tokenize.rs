@@ -22,17 +22,23 @@ use super::Terms;
 
 /// Appends the tokens of `text` to `out`, filtered by length in characters.
 pub fn tokenize(text: &str, min_len: usize, max_len: usize, out: &mut Terms) {
+    for_each_token(text, min_len, max_len, |token| out.push(token));
+}
+
+/// Calls `each` with every token of `text` that passes the length filter, in text order; the
+/// allocation-free form of [`tokenize`] for callers that consume tokens one at a time.
+pub fn for_each_token(text: &str, min_len: usize, max_len: usize, mut each: impl FnMut(&str)) {
     if text.is_ascii() {
         ascii_words(text, |word| {
             if (min_len..=max_len).contains(&word.len()) {
-                out.push(word);
+                each(word);
             }
         });
         return;
     }
     for word in text.unicode_words() {
         if keep_length(word, min_len, max_len) {
-            out.push(word);
+            each(word);
         }
     }
 }
