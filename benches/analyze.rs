@@ -17,6 +17,10 @@ use bowline::pipeline::PipelineConfig;
 use bowline::vectorize::{fit_stages, Fitter, VectorizerConfig};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
+// The same allocator as the `bowline` binary, so the figures are the product's.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const SHARED: &str = "../shared/corpora/20news-bydate/train";
 
 /// The corpus texts, and the token count expected from the default tokenizer on them.

@@ -10,6 +10,11 @@ use crate::error::{Error, Result};
 use crate::pipeline::{default_threads, PipelineConfig};
 use crate::vectorize::{DfBound, Idf, Norm, Tf, VectorizerConfig, Weighting};
 
+/// The largest accepted `--max-doc-bytes` (100 MiB). A document's terms live in one buffer with
+/// 32-bit offsets, and 8-grams repeat each word up to 36 times, so larger documents could overflow
+/// it; longer documents are truncated with a warning instead.
+pub const MAX_DOC_BYTES_LIMIT: u64 = 100 * 1024 * 1024;
+
 /// How to read the input.
 #[derive(Debug, Clone, Args)]
 pub struct InputArgs {
@@ -20,7 +25,7 @@ pub struct InputArgs {
     /// Treat the first TSV line as a header (automatic when its first field is `label`).
     #[arg(long)]
     pub header: bool,
-    /// Truncate documents longer than this many bytes, with a warning.
+    /// Truncate documents longer than this many bytes, with a warning (at most 100 MiB).
     #[arg(long, default_value_t = DEFAULT_MAX_DOC_BYTES, value_name = "BYTES")]
     pub max_doc_bytes: u64,
 }
@@ -28,8 +33,10 @@ pub struct InputArgs {
 impl InputArgs {
     /// The reader options.
     pub fn options(&self) -> Result<ReadOptions> {
-        if self.max_doc_bytes == 0 {
-            return Err(Error::Config("--max-doc-bytes must be at least 1".into()));
+        if !(1..=MAX_DOC_BYTES_LIMIT).contains(&self.max_doc_bytes) {
+            return Err(Error::Config(format!(
+                "--max-doc-bytes must be between 1 and {MAX_DOC_BYTES_LIMIT}"
+            )));
         }
         Ok(ReadOptions {
             format: self.input,

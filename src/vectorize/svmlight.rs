@@ -65,6 +65,10 @@ impl SvmlightWriter {
     /// Writes every row of `matrix` with its label. Rows are formatted in parallel, a group at a
     /// time so that memory stays bounded, and written in order.
     pub fn write_matrix(out: &mut impl Write, labels: &[i64], matrix: &Matrix) -> io::Result<()> {
+        if labels.len() != matrix.rows() {
+            let message = format!("{} labels for {} rows", labels.len(), matrix.rows());
+            return Err(io::Error::new(io::ErrorKind::InvalidInput, message));
+        }
         let chunks = super::row_chunks(matrix.rows());
         // A few chunks per thread keep every thread busy while holding only that much text.
         for group in chunks.chunks(4 * rayon::current_num_threads()) {
