@@ -12,6 +12,7 @@
 
 mod config;
 pub mod lowercase;
+mod memo;
 pub mod ngrams;
 pub mod stem;
 pub mod stop_words;
@@ -19,11 +20,10 @@ mod terms;
 pub mod tokenize;
 
 pub use config::{AnalyzerConfig, Language, StopWords, MAX_NGRAM};
+use memo::TokenMemo;
 pub use stem::StemCache;
 pub use stop_words::StopSet;
 pub use terms::Terms;
-
-use rustc_hash::FxHashMap;
 
 use crate::corpus::{load_pending, Entries, Entry};
 use crate::error::Result;
@@ -60,8 +60,8 @@ impl Analyzer {
             analyzer: self,
             stem: self.config.stemmer.map(|l| StemCache::new(l.stemmer())),
             scratch: Terms::new(),
-            memo: FxHashMap::default(),
-            id_memo: FxHashMap::default(),
+            memo: TokenMemo::default(),
+            id_memo: TokenMemo::default(),
             tokens: Terms::new(),
             key: String::new(),
             scratch_word: String::new(),
@@ -186,19 +186,15 @@ pub struct AnalyzerWorker<'a> {
     stem: Option<StemCache>,
     scratch: Terms,
     /// Token → final term (`None`: a stop word), for [`AnalyzerWorker::analyze`].
-    memo: FxHashMap<Box<str>, Option<Box<str>>>,
+    memo: TokenMemo<Option<Box<str>>>,
     /// Token → final term's id, for [`AnalyzerWorker::analyze_ids`].
-    id_memo: FxHashMap<Box<str>, Option<u32>>,
+    id_memo: TokenMemo<Option<u32>>,
     /// The current document's raw tokens.
     tokens: Terms,
     /// Buffers for a lowercased memo key and a lowercased stop-word candidate.
     key: String,
     scratch_word: String,
 }
-
-/// The memo is cleared when it holds this many tokens, so memory stays flat on an endless stream
-/// while a corpus's working vocabulary still fits.
-const MEMO_CAPACITY: usize = 1 << 18;
 
 impl AnalyzerWorker<'_> {
     /// Runs every stage on `text`, replacing the contents of `out` with its terms.
@@ -224,11 +220,7 @@ impl AnalyzerWorker<'_> {
             if let Some(term) = &term {
                 out.push(term);
             }
-            if self.memo.len() >= MEMO_CAPACITY {
-                self.memo.clear();
-            }
-            self.memo
-                .insert(token.into(), term.map(String::into_boxed_str));
+            self.memo.insert(token, term.map(String::into_boxed_str));
         }
         self.tokens = tokens;
         self.key = key;
@@ -263,10 +255,7 @@ impl AnalyzerWorker<'_> {
                 Some(&id) => id,
                 None => {
                     let id = self.word(token).map(|term| id_of(&term));
-                    if self.id_memo.len() >= MEMO_CAPACITY {
-                        self.id_memo.clear();
-                    }
-                    self.id_memo.insert(token.into(), id);
+                    self.id_memo.insert(token, id);
                     id
                 }
             };
