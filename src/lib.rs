@@ -41,6 +41,7 @@ pub mod cli;
 pub mod corpus;
 mod error;
 pub mod io;
+pub mod model;
 pub mod pipeline;
 pub mod vectorize;
 
