@@ -55,7 +55,7 @@ impl SvmParams {
         if !(self.c > 0.0 && self.c.is_finite()) {
             return Err(Error::Config(format!("C must be > 0, got {}", self.c)));
         }
-        if !(self.tolerance > 0.0) || self.max_iterations == 0 {
+        if !(self.tolerance.is_finite() && self.tolerance > 0.0) || self.max_iterations == 0 {
             return Err(Error::Config(
                 "tolerance must be > 0 and iterations >= 1".into(),
             ));
