@@ -40,6 +40,7 @@ pub mod analyze;
 pub mod cli;
 pub mod corpus;
 mod error;
+pub mod eval;
 pub mod io;
 pub mod model;
 pub mod pipeline;

@@ -270,6 +270,17 @@ pub struct FittedVectorizer {
     index: OnceLock<FxHashMap<Box<str>, u32>>,
 }
 
+/// Two vectorizers are equal when their saved parts are; the lookup index is derived.
+impl PartialEq for FittedVectorizer {
+    fn eq(&self, other: &Self) -> bool {
+        self.analyzer == other.analyzer
+            && self.config == other.config
+            && self.n_docs == other.n_docs
+            && self.terms == other.terms
+            && self.df == other.df
+    }
+}
+
 impl TryFrom<StoredVectorizer> for FittedVectorizer {
     type Error = String;
 

@@ -1,0 +1,190 @@
+//! Accuracy, per-class precision, recall and F1, macro and micro averages, and the confusion
+//! matrix.
+
+use serde::Serialize;
+
+/// Counts of (true class, predicted class) pairs over a fixed list of labels.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Confusion {
+    labels: Vec<String>,
+    /// `matrix[true][predicted]`.
+    matrix: Vec<Vec<u64>>,
+}
+
+impl Confusion {
+    /// An empty matrix over `labels`.
+    pub fn new(labels: Vec<String>) -> Self {
+        let k = labels.len();
+        Confusion {
+            labels,
+            matrix: vec![vec![0; k]; k],
+        }
+    }
+
+    /// Counts one document.
+    pub fn add(&mut self, truth: usize, predicted: usize) {
+        self.matrix[truth][predicted] += 1;
+    }
+
+    /// Documents counted.
+    pub fn total(&self) -> u64 {
+        self.matrix.iter().flatten().sum()
+    }
+
+    /// The figures derived from the counts.
+    pub fn report(&self) -> Report {
+        let k = self.labels.len();
+        let total = self.total();
+        let correct: u64 = (0..k).map(|c| self.matrix[c][c]).sum();
+        let ratio = |a: u64, b: u64| if b == 0 { 0.0 } else { a as f64 / b as f64 };
+        let per_class: Vec<ClassMetrics> = (0..k)
+            .map(|c| {
+                let tp = self.matrix[c][c];
+                let support: u64 = self.matrix[c].iter().sum();
+                let predicted: u64 = (0..k).map(|t| self.matrix[t][c]).sum();
+                let (precision, recall) = (ratio(tp, predicted), ratio(tp, support));
+                let f1 = if precision + recall > 0.0 {
+                    2.0 * precision * recall / (precision + recall)
+                } else {
+                    0.0
+                };
+                ClassMetrics {
+                    label: self.labels[c].clone(),
+                    precision,
+                    recall,
+                    f1,
+                    support,
+                }
+            })
+            .collect();
+        let macro_f1 = if k == 0 {
+            0.0
+        } else {
+            per_class.iter().map(|m| m.f1).sum::<f64>() / k as f64
+        };
+        Report {
+            accuracy: ratio(correct, total),
+            macro_f1,
+            // With exactly one predicted class per document, micro-averaged precision, recall
+            // and F1 all equal accuracy.
+            micro_f1: ratio(correct, total),
+            per_class,
+            confusion: ConfusionJson {
+                labels: self.labels.clone(),
+                matrix: self.matrix.clone(),
+            },
+            docs: total,
+        }
+    }
+}
+
+/// One class's figures.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClassMetrics {
+    /// The class.
+    pub label: String,
+    /// Of the documents predicted as this class, the fraction that are.
+    pub precision: f64,
+    /// Of the documents of this class, the fraction predicted as it.
+    pub recall: f64,
+    /// Harmonic mean of precision and recall.
+    pub f1: f64,
+    /// Documents of this class.
+    pub support: u64,
+}
+
+/// The confusion matrix as `eval --json` writes it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ConfusionJson {
+    /// Row and column labels.
+    pub labels: Vec<String>,
+    /// `matrix[true][predicted]`.
+    pub matrix: Vec<Vec<u64>>,
+}
+
+/// Everything `bowline eval` reports.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    /// Fraction of documents classified correctly.
+    pub accuracy: f64,
+    /// Unweighted mean of the per-class F1.
+    pub macro_f1: f64,
+    /// F1 over all decisions pooled (equal to accuracy for single-label classification).
+    pub micro_f1: f64,
+    /// Per-class figures, in label order.
+    pub per_class: Vec<ClassMetrics>,
+    /// The confusion matrix.
+    pub confusion: ConfusionJson,
+    /// Documents evaluated.
+    pub docs: u64,
+}
+
+impl Report {
+    /// Aligned tables for a terminal.
+    pub fn text(&self) -> String {
+        let width = self
+            .per_class
+            .iter()
+            .map(|m| m.label.len())
+            .max()
+            .unwrap_or(5)
+            .max(5);
+        let mut out = format!(
+            "documents {}  accuracy {:.4}  macro-F1 {:.4}  micro-F1 {:.4}\n\n",
+            self.docs, self.accuracy, self.macro_f1, self.micro_f1
+        );
+        out += &format!(
+            "{:<width$}  {:>9}  {:>6}  {:>6}  {:>7}\n",
+            "class", "precision", "recall", "F1", "support"
+        );
+        for m in &self.per_class {
+            out += &format!(
+                "{:<width$}  {:>9.4}  {:>6.4}  {:>6.4}  {:>7}\n",
+                m.label, m.precision, m.recall, m.f1, m.support
+            );
+        }
+        out += "\nconfusion (rows: true class, columns: predicted, in the order above)\n";
+        let cell = self
+            .confusion
+            .matrix
+            .iter()
+            .flatten()
+            .map(|n| n.to_string().len())
+            .max()
+            .unwrap_or(1);
+        for (label, row) in self.confusion.labels.iter().zip(&self.confusion.matrix) {
+            let cells: Vec<String> = row.iter().map(|n| format!("{n:>cell$}")).collect();
+            out += &format!("{label:<width$}  {}\n", cells.join(" "));
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hand_computed_figures() {
+        let mut confusion = Confusion::new(vec!["a".into(), "b".into(), "c".into()]);
+        // Truth a: predicted a, a, b. Truth b: b. Truth c: a, c.
+        for (t, p) in [(0, 0), (0, 0), (0, 1), (1, 1), (2, 0), (2, 2)] {
+            confusion.add(t, p);
+        }
+        let report = confusion.report();
+        assert_eq!(report.docs, 6);
+        assert!((report.accuracy - 4.0 / 6.0).abs() < 1e-12);
+        let a = &report.per_class[0];
+        // Precision 2/3 (a predicted 3 times, right twice), recall 2/3, support 3.
+        assert!((a.precision - 2.0 / 3.0).abs() < 1e-12 && (a.recall - 2.0 / 3.0).abs() < 1e-12);
+        assert_eq!(a.support, 3);
+        let b = &report.per_class[1];
+        assert!((b.precision - 0.5).abs() < 1e-12 && (b.recall - 1.0).abs() < 1e-12);
+        assert!((b.f1 - 2.0 / 3.0).abs() < 1e-12);
+        let c = &report.per_class[2];
+        assert!((c.f1 - 2.0 / 3.0).abs() < 1e-12);
+        assert!((report.macro_f1 - 2.0 / 3.0).abs() < 1e-12);
+        assert_eq!(report.confusion.matrix, [[2, 1, 0], [0, 1, 0], [1, 0, 1]]);
+        assert!(report.text().contains("confusion"));
+    }
+}

@@ -1,0 +1,148 @@
+//! The model file: everything needed to classify text the way the model was trained.
+//!
+//! Layout: the 8 magic bytes `BOWLINE\x01`, the format version (u32, little-endian), the payload
+//! length (u64) and its CRC-32 (u32), then the payload: the [`Model`] in postcard's compact binary
+//! encoding. A truncated, corrupted, foreign or future file is recognised from the header before
+//! any decoding, and each case gets its own message. Files are written atomically.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::{LinearSvm, NaiveBayes};
+use crate::error::{Error, Result};
+use crate::vectorize::FittedVectorizer;
+
+const MAGIC: &[u8; 8] = b"BOWLINE\x01";
+/// The format this bowline writes and reads.
+pub const FORMAT_VERSION: u32 = 1;
+const HEADER: usize = 8 + 4 + 8 + 4;
+
+/// A trained classifier.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Classifier {
+    /// One of the naive Bayes models, as counts.
+    NaiveBayes(NaiveBayes),
+    /// A one-vs-rest linear SVM.
+    Svm(LinearSvm),
+}
+
+/// Where a model came from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TrainingInfo {
+    /// The corpus paths it was trained (and updated) on.
+    pub corpora: Vec<String>,
+    /// Training documents per class, in label order.
+    pub docs_per_class: Vec<u64>,
+    /// The bowline version that wrote it.
+    pub bowline_version: String,
+    /// When it was last written, UTC, as `YYYY-MM-DDTHH:MM:SSZ`.
+    pub written: String,
+}
+
+/// A model file's contents.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Model {
+    /// Analysis, vocabulary and weighting: documents must go through this first.
+    pub vectorizer: FittedVectorizer,
+    /// Class names; a classifier's class `c` is `labels[c]`.
+    pub labels: Vec<String>,
+    /// The classifier.
+    pub classifier: Classifier,
+    /// Provenance.
+    pub info: TrainingInfo,
+}
+
+impl Model {
+    /// Encodes the model with its header.
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        let payload = postcard::to_stdvec(self)
+            .map_err(|e| Error::Config(format!("cannot encode the model: {e}")))?;
+        let mut bytes = Vec::with_capacity(HEADER + payload.len());
+        bytes.extend_from_slice(MAGIC);
+        bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+        bytes.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
+        bytes.extend_from_slice(&payload);
+        Ok(bytes)
+    }
+
+    /// Decodes a model; `path` names the file in error messages.
+    pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Self> {
+        let problem = |message: String| Error::Format {
+            path: path.to_path_buf(),
+            message,
+        };
+        if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
+            return Err(problem("not a bowline model file".into()));
+        }
+        if bytes.len() < HEADER {
+            return Err(problem(
+                "truncated model file: the header is incomplete".into(),
+            ));
+        }
+        let field = |range: std::ops::Range<usize>| -> [u8; 8] {
+            let mut out = [0u8; 8];
+            out[..range.len()].copy_from_slice(&bytes[range]);
+            out
+        };
+        let version = u64::from_le_bytes(field(8..12)) as u32;
+        if version != FORMAT_VERSION {
+            return Err(problem(format!(
+                "model format version {version}; this bowline reads version {FORMAT_VERSION}"
+            )));
+        }
+        let length = u64::from_le_bytes(field(12..20));
+        let checksum = u64::from_le_bytes(field(20..24)) as u32;
+        let payload = &bytes[HEADER..];
+        if payload.len() as u64 != length {
+            return Err(problem(format!(
+                "truncated model file: {} of {length} payload bytes",
+                payload.len()
+            )));
+        }
+        if crc32fast::hash(payload) != checksum {
+            return Err(problem("corrupted model file: checksum mismatch".into()));
+        }
+        postcard::from_bytes(payload).map_err(|e| problem(format!("corrupted model file: {e}")))
+    }
+
+    /// Writes the model atomically: a crash never leaves a broken file under `path`.
+    pub fn save(&self, path: &Path) -> Result<()> {
+        let bytes = self.to_bytes()?;
+        crate::io::write_atomically(path, |out| std::io::Write::write_all(out, &bytes))
+    }
+
+    /// Reads a model written by [`Model::save`].
+    pub fn load(path: &Path) -> Result<Self> {
+        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        Model::from_bytes(&bytes, path)
+    }
+}
+
+/// The current time, UTC, as `YYYY-MM-DDTHH:MM:SSZ`.
+pub fn utc_now() -> String {
+    let seconds = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (days, rest) = (seconds / 86_400, seconds % 86_400);
+    // Howard Hinnant's civil-from-days: the Gregorian date of a day count since 1970-01-01.
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rest / 3600,
+        rest % 3600 / 60,
+        rest % 60
+    )
+}
+
+#[cfg(test)]
+mod tests;

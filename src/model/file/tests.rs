@@ -1,0 +1,66 @@
+use super::*;
+use crate::analyze::{AnalyzerConfig, Terms};
+use crate::model::{NbKind, Priors};
+use crate::vectorize::{Fitter, VectorizerConfig};
+
+fn model() -> Model {
+    let mut fitter = Fitter::new(VectorizerConfig::default()).unwrap();
+    for doc in ["a b", "b c"] {
+        fitter.add(&doc.split(' ').collect::<Terms>());
+    }
+    let (vectorizer, x) = fitter.finish(AnalyzerConfig::default()).unwrap();
+    let mut nb = NaiveBayes::new(NbKind::Multinomial, 0.5, Priors::Learned, 2, 3).unwrap();
+    nb.add(&x, &[0, 1]);
+    Model {
+        vectorizer,
+        labels: vec!["x".into(), "y".into()],
+        classifier: Classifier::NaiveBayes(nb),
+        info: TrainingInfo {
+            corpora: vec!["here".into()],
+            docs_per_class: vec![1, 1],
+            bowline_version: "0.1.0".into(),
+            written: utc_now(),
+        },
+    }
+}
+
+fn error_of(bytes: &[u8]) -> String {
+    Model::from_bytes(bytes, Path::new("m.bin"))
+        .unwrap_err()
+        .to_string()
+}
+
+#[test]
+fn round_trips_through_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.bin");
+    let original = model();
+    original.save(&path).unwrap();
+    assert_eq!(Model::load(&path).unwrap(), original);
+}
+
+#[test]
+fn every_kind_of_bad_file_has_its_own_message() {
+    let bytes = model().to_bytes().unwrap();
+    assert!(error_of(b"{\"json\": true}").contains("m.bin: not a bowline model file"));
+    assert!(error_of(&bytes[..10]).contains("header is incomplete"));
+    assert!(error_of(&bytes[..bytes.len() - 5]).contains("truncated model file"));
+    let mut flipped = bytes.clone();
+    let last = flipped.len() - 1;
+    flipped[last] ^= 0xFF;
+    assert!(error_of(&flipped).contains("checksum mismatch"));
+    let mut future = bytes.clone();
+    future[8] = 9;
+    assert!(error_of(&future).contains("format version 9"));
+    assert!(Model::load(Path::new("/no/such/model"))
+        .unwrap_err()
+        .to_string()
+        .contains("/no/such/model"));
+}
+
+#[test]
+fn dates_are_iso_8601() {
+    let now = utc_now();
+    assert_eq!(now.len(), 20);
+    assert!(now.starts_with("20") && now.ends_with('Z'), "{now}");
+}
