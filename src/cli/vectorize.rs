@@ -1,6 +1,5 @@
 //! `bowline vectorize`: a corpus becomes an svmlight matrix and a vocabulary file.
 
-use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -8,13 +7,13 @@ use clap::Args;
 
 use super::log::ReadLog;
 use super::{AnalysisArgs, InputArgs, Outcome, RuntimeArgs, WeightingArgs};
-use crate::analyze::{run_stages, Analyzed, Analyzer};
+use crate::analyze::{Analyzed, Analyzer};
 use crate::corpus::{self, ReadOptions};
 use crate::error::{Error, Result};
 use crate::io::Output;
-use crate::pipeline::{Layout, PipelineConfig, StageStats};
+use crate::pipeline::{PipelineConfig, StageStats};
 use crate::vectorize::{
-    fit_stages, svmlight::SvmlightWriter, transform_stage, Fitter, VectorizerConfig, VocabularyFile,
+    fit_corpus, svmlight::SvmlightWriter, transform_stage, VectorizerConfig, VocabularyFile,
 };
 
 /// Flags of `bowline vectorize`.
@@ -130,66 +129,47 @@ fn fit(
     vocab_out: Option<&std::path::Path>,
     log: &mut ReadLog,
 ) -> Result<(Vec<StageStats>, String)> {
-    let (entries, classes) = corpus::open(&job.corpus, &job.read)?;
-    let mut fitter = Fitter::new(config.clone())?;
-    let mut labels = Vec::new();
-    let started = std::time::Instant::now();
-    let (interner, rows) = fitter.parts();
-    let fused = matches!(job.pipeline.layout, Layout::Fused { .. });
-    let stages = fit_stages(analyzer, interner, job.read.max_doc_bytes, fused);
-    let stats = run_stages(entries, &job.pipeline, stages, |item| {
-        log.note(&item.entry);
-        if item.entry.is_document() {
-            rows.push(&item.counted);
-            labels.push(item.entry.doc.label);
-        }
-        Ok(())
-    })?;
-    let analyzed = started.elapsed();
-    let (vectorizer, matrix) = fitter.finish(analyzer.config().clone())?;
-    let finished = started.elapsed();
-    let classes = if classes.is_empty() {
-        labels
-            .iter()
-            .flatten()
-            .cloned()
-            .collect::<BTreeSet<_>>()
-            .into_iter()
-            .collect()
-    } else {
-        classes
-    };
-    let ids: Vec<i64> = labels
+    let fitted = fit_corpus(
+        &job.corpus,
+        &job.read,
+        analyzer,
+        config,
+        &job.pipeline,
+        |entry| log.note(entry),
+    )?;
+    let ids: Vec<i64> = fitted
+        .class_ids()
         .iter()
-        .map(|label| label_id(&classes, label.as_deref()).unwrap_or(0))
+        .map(|id| id.map_or(0, |c| c as i64))
         .collect();
+    let started = std::time::Instant::now();
     let mut output = Output::create(&job.output)?;
-    SvmlightWriter::write_matrix(&mut output, &ids, &matrix).map_err(|e| output.error(e))?;
+    SvmlightWriter::write_matrix(&mut output, &ids, &fitted.matrix).map_err(|e| output.error(e))?;
     output.commit()?;
     if job.verbose {
-        let written = started.elapsed();
+        let (analyzed, finished) = fitted.phases;
         eprintln!(
             "phases: read+analyze+count {:.3} s, vocabulary+weights {:.3} s, write {:.3} s",
             analyzed.as_secs_f64(),
-            (finished - analyzed).as_secs_f64(),
-            (written - finished).as_secs_f64()
+            finished.as_secs_f64(),
+            started.elapsed().as_secs_f64()
         );
     }
     let report = format!(
         "{} classes, {} terms, {} non-zeros -> {}",
-        classes.len(),
-        vectorizer.terms().len(),
-        matrix.nnz(),
+        fitted.classes.len(),
+        fitted.vectorizer.terms().len(),
+        fitted.matrix.nnz(),
         job.output.display()
     );
     if let Some(path) = vocab_out {
         VocabularyFile {
-            labels: classes,
-            vectorizer,
+            labels: fitted.classes,
+            vectorizer: fitted.vectorizer,
         }
         .save(path)?;
     }
-    Ok((stats, report))
+    Ok((fitted.stats, report))
 }
 
 fn label_id(classes: &[String], label: Option<&str>) -> Option<i64> {

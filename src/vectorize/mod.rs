@@ -10,6 +10,7 @@
 //! the input order or thread count.
 
 mod config;
+mod corpus_fit;
 mod counting;
 mod interner;
 pub mod svmlight;
@@ -24,6 +25,7 @@ use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 pub use config::{DfBound, VectorizerConfig};
+pub use corpus_fit::{fit_corpus, FittedCorpus};
 pub use counting::{fit_stage, fit_stages, transform_stage, Counted, RowCounter};
 pub use interner::Interner;
 pub use weighting::{Idf, Norm, Tf, Weighting};

@@ -1,0 +1,82 @@
+//! Fitting a whole corpus: reading, analysis and counting on the pipeline, then the vocabulary.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use super::{fit_stages, FittedVectorizer, Fitter, Matrix, VectorizerConfig};
+use crate::analyze::{run_stages, Analyzer};
+use crate::corpus::{self, Entry, ReadOptions};
+use crate::error::Result;
+use crate::pipeline::{Layout, PipelineConfig, StageStats};
+
+/// A corpus turned into a fitted vectorizer and its training matrix.
+#[derive(Debug)]
+pub struct FittedCorpus {
+    /// The vocabulary, document frequencies and configuration.
+    pub vectorizer: FittedVectorizer,
+    /// One weighted row per document, in input order.
+    pub matrix: Matrix,
+    /// Each row's label, as the input gave it.
+    pub labels: Vec<Option<String>>,
+    /// The class names: the class folders, or else the distinct labels in byte order.
+    pub classes: Vec<String>,
+    /// Per-stage pipeline counters.
+    pub stats: Vec<StageStats>,
+    /// Time to read, analyze and count, then to build the vocabulary and matrix.
+    pub phases: (Duration, Duration),
+}
+
+impl FittedCorpus {
+    /// Each row's class as a position in [`FittedCorpus::classes`].
+    pub fn class_ids(&self) -> Vec<Option<usize>> {
+        let position = |label: &String| self.classes.iter().position(|c| c == label);
+        self.labels
+            .iter()
+            .map(|l| l.as_ref().and_then(position))
+            .collect()
+    }
+}
+
+/// Reads, analyzes and vectorizes the corpus at `path`, calling `on_entry` with every entry (in
+/// input order) so the caller can report warnings and count.
+pub fn fit_corpus(
+    path: &Path,
+    read: &ReadOptions,
+    analyzer: &Analyzer,
+    config: &VectorizerConfig,
+    pipeline: &PipelineConfig,
+    mut on_entry: impl FnMut(&Entry),
+) -> Result<FittedCorpus> {
+    let (entries, folders) = corpus::open(path, read)?;
+    let started = Instant::now();
+    let mut fitter = Fitter::new(config.clone())?;
+    let mut labels = Vec::new();
+    let (interner, rows) = fitter.parts();
+    let fused = matches!(pipeline.layout, Layout::Fused { .. });
+    let stages = fit_stages(analyzer, interner, read.max_doc_bytes, fused);
+    let stats = run_stages(entries, pipeline, stages, |item| {
+        on_entry(&item.entry);
+        if item.entry.is_document() {
+            rows.push(&item.counted);
+            labels.push(item.entry.doc.label);
+        }
+        Ok(())
+    })?;
+    let analyzed = started.elapsed();
+    let (vectorizer, matrix) = fitter.finish(analyzer.config().clone())?;
+    let classes = if folders.is_empty() {
+        let distinct: BTreeSet<&String> = labels.iter().flatten().collect();
+        distinct.into_iter().cloned().collect()
+    } else {
+        folders
+    };
+    Ok(FittedCorpus {
+        vectorizer,
+        matrix,
+        labels,
+        classes,
+        stats,
+        phases: (analyzed, started.elapsed() - analyzed),
+    })
+}
