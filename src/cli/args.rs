@@ -116,9 +116,13 @@ impl AnalysisArgs {
             || self.ngrams.is_some()
     }
 
-    /// The analyzer configuration, validated.
+    /// The analyzer configuration, validated, with unset flags taken from the library defaults.
     pub fn config(&self) -> Result<AnalyzerConfig> {
-        let defaults = AnalyzerConfig::default();
+        self.config_over(&AnalyzerConfig::default())
+    }
+
+    /// The analyzer configuration, validated, with unset flags taken from `defaults`.
+    pub fn config_over(&self, defaults: &AnalyzerConfig) -> Result<AnalyzerConfig> {
         let stop_words = match (&self.stop_words_file, self.stop_words) {
             (Some(path), _) => StopWords::Custom(read_word_list(path)?),
             (None, Some(LanguageChoice(choice))) => {
@@ -190,9 +194,13 @@ impl WeightingArgs {
             || self.max_features.is_some()
     }
 
-    /// The vectorizer configuration, validated.
+    /// The vectorizer configuration, validated, with unset flags taken from the library defaults.
     pub fn config(&self) -> Result<VectorizerConfig> {
-        let defaults = VectorizerConfig::default();
+        self.config_over(&VectorizerConfig::default())
+    }
+
+    /// The vectorizer configuration, validated, with unset flags taken from `defaults`.
+    pub fn config_over(&self, defaults: &VectorizerConfig) -> Result<VectorizerConfig> {
         let weighting = Weighting {
             tf: self.tf.unwrap_or(defaults.weighting.tf),
             idf: self.idf.unwrap_or(defaults.weighting.idf),

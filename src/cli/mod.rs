@@ -2,12 +2,16 @@
 //! library configurations in one place, then calls the library.
 
 mod args;
+mod eval;
 mod log;
+mod train;
 mod vectorize;
 
 use clap::{Parser, Subcommand};
 
 pub use args::{AnalysisArgs, InputArgs, RuntimeArgs, WeightingArgs};
+pub use eval::EvalArgs;
+pub use train::{ClassifierChoice, TrainArgs};
 pub use vectorize::VectorizeArgs;
 
 use crate::error::Result;
@@ -26,6 +30,10 @@ pub struct Cli {
 pub enum Command {
     /// Turn a corpus into a sparse matrix in svmlight format, with its vocabulary.
     Vectorize(VectorizeArgs),
+    /// Train a classifier on a labelled corpus and save it as a model file.
+    Train(TrainArgs),
+    /// Measure a model on a labelled corpus: accuracy, per-class figures, confusion matrix.
+    Eval(EvalArgs),
 }
 
 /// How a command ended when it did not fail outright.
@@ -42,5 +50,7 @@ pub enum Outcome {
 pub fn run(cli: Cli) -> Result<Outcome> {
     match cli.command {
         Command::Vectorize(args) => vectorize::run(args),
+        Command::Train(args) => train::run(args),
+        Command::Eval(args) => eval::run(args),
     }
 }

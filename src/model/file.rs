@@ -27,6 +27,28 @@ pub enum Classifier {
     Svm(LinearSvm),
 }
 
+impl Classifier {
+    /// A scorer whose highest score is the predicted class.
+    pub fn scorer(&self) -> super::LinearScorer {
+        match self {
+            Classifier::NaiveBayes(nb) => nb.scorer(),
+            Classifier::Svm(svm) => svm.scorer(),
+        }
+    }
+
+    /// A short name: mnb, cnb, bnb or svm.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Classifier::NaiveBayes(nb) => match nb.kind() {
+                super::NbKind::Multinomial => "mnb",
+                super::NbKind::Complement => "cnb",
+                super::NbKind::Bernoulli => "bnb",
+            },
+            Classifier::Svm(_) => "svm",
+        }
+    }
+}
+
 /// Where a model came from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TrainingInfo {

@@ -1,0 +1,121 @@
+//! `bowline eval`: a model against a labelled corpus.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use clap::Args;
+use serde::Serialize;
+
+use super::log::ReadLog;
+use super::{InputArgs, Outcome, RuntimeArgs};
+use crate::analyze::{run_stages, Analyzer};
+use crate::corpus;
+use crate::error::{Error, Result};
+use crate::eval::{Confusion, Report};
+use crate::model::Model;
+use crate::pipeline::Layout;
+use crate::vectorize::transform_stage;
+
+/// Flags of `bowline eval`.
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// A model written by `bowline train`.
+    pub model: PathBuf,
+    /// A labelled corpus: class folders, a .tsv or a .jsonl file.
+    pub corpus: PathBuf,
+    /// Print the figures as JSON instead of tables.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub runtime: RuntimeArgs,
+}
+
+/// `eval --json`: the report plus the labels the model does not know.
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    #[serde(flatten)]
+    report: &'a Report,
+    /// Documents whose label is not one of the model's classes, by label; not in the figures.
+    unknown_labels: &'a BTreeMap<String, u64>,
+}
+
+/// Runs the command.
+pub fn run(args: EvalArgs) -> Result<Outcome> {
+    let model = Model::load(&args.model)?;
+    let read = args.input.options()?;
+    let pipeline = args.runtime.pipeline()?;
+    args.runtime.init_thread_pool();
+    let analyzer = Analyzer::new(model.vectorizer.analyzer().clone())?;
+    let scorer = model.classifier.scorer();
+    let (entries, _) = corpus::open(&args.corpus, &read)?;
+    let mut stages = analyzer.stages(
+        read.max_doc_bytes,
+        matches!(pipeline.layout, Layout::Fused { .. }),
+    );
+    stages.push(transform_stage(&model.vectorizer));
+    let mut log = ReadLog::new(read.max_doc_bytes);
+    let mut confusion = Confusion::new(model.labels.clone());
+    let mut unknown: BTreeMap<String, u64> = BTreeMap::new();
+    let mut scores = vec![0.0; model.labels.len()];
+    run_stages(entries, &pipeline, stages, |item| {
+        log.note(&item.entry);
+        if !item.entry.is_document() {
+            return Ok(());
+        }
+        let label = item.entry.doc.label.as_deref().unwrap_or("(no label)");
+        let Some(truth) = model.labels.iter().position(|l| l == label) else {
+            *unknown.entry(label.to_string()).or_default() += 1;
+            return Ok(());
+        };
+        let row = &item.counted.row;
+        scorer.scores(&row.indices, &row.values, &mut scores);
+        confusion.add(truth, argmax(&scores));
+        Ok(())
+    })?;
+    let report = confusion.report();
+    let shown = if args.json {
+        let json = JsonReport {
+            report: &report,
+            unknown_labels: &unknown,
+        };
+        serde_json::to_string_pretty(&json).map_err(|e| Error::Config(e.to_string()))? + "\n"
+    } else {
+        report.text()
+    };
+    print_or_quiet(&shown)?;
+    if !unknown.is_empty() {
+        let listed: Vec<String> = unknown.iter().map(|(l, n)| format!("{l} ({n})")).collect();
+        eprintln!(
+            "bowline: warning: documents with labels the model does not know were not scored: {}",
+            listed.join(", ")
+        );
+    }
+    if !args.runtime.quiet {
+        eprintln!("bowline: {}", log.summary());
+    }
+    Ok(log.outcome())
+}
+
+/// The index of the highest score (the first on ties).
+pub fn argmax(scores: &[f64]) -> usize {
+    let mut best = 0;
+    for (i, s) in scores.iter().enumerate() {
+        if *s > scores[best] {
+            best = i;
+        }
+    }
+    best
+}
+
+/// Writes to stdout; a closed pipe becomes an error the binary treats as a quiet end.
+fn print_or_quiet(text: &str) -> Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(|e| Error::io("-", e))
+}
