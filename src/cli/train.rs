@@ -12,7 +12,7 @@ use crate::model::{
     file::utc_now, Classifier, LinearSvm, Loss, Model, NaiveBayes, NbKind, Priors, SvmParams,
     TrainingInfo,
 };
-use crate::vectorize::{fit_corpus, DfBound, Idf, Norm, Tf, VectorizerConfig, Weighting};
+use crate::vectorize::{fit_corpus, DfBound, VectorizerConfig, Weighting};
 
 /// The classifiers `train` offers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -53,20 +53,14 @@ impl ClassifierChoice {
         }
     }
 
-    /// Each classifier's default weighting and pruning, measured likewise. Complement NB uses
-    /// weights that depend on the document alone (no idf), so its counts stay exact under updates.
+    /// Each classifier's default weighting and pruning, measured likewise: sublinear TF-IDF with
+    /// L2 rows for all; pruning rare terms (min-df) helps the naive Bayes models that weigh every
+    /// term alike, most of all Bernoulli, which also scores absent terms.
     fn vectorizer(self) -> VectorizerConfig {
         let (weighting, min_df) = match self {
             ClassifierChoice::Svm => (Weighting::default(), 1),
             ClassifierChoice::Mnb => (Weighting::default(), 2),
-            ClassifierChoice::Cnb => (
-                Weighting {
-                    tf: Tf::Sublinear,
-                    idf: Idf::None,
-                    norm: Norm::L2,
-                },
-                2,
-            ),
+            ClassifierChoice::Cnb => (Weighting::default(), 1),
             ClassifierChoice::Bnb => (Weighting::default(), 3),
         };
         VectorizerConfig {
