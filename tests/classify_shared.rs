@@ -1,0 +1,96 @@
+//! Accuracy floors on the real corpora in `../shared/corpora`, through the command line, with each
+//! classifier's defaults. `.ci/run` runs them; the figures are in README.md.
+
+mod common;
+
+use common::{arg, bowline, outcome};
+
+const NEWS: &str = "../shared/corpora/20news-bydate";
+const SMS: &str = "../shared/corpora/sms-spam/SMSSpamCollection.tsv";
+
+/// Trains with `--classifier name` on `train`, evaluates on `test`, returns the accuracy.
+fn accuracy(name: &str, train: &str, test: &str) -> f64 {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("m.model");
+    let (code, _, stderr) = outcome(&bowline(
+        &["train", train, "-o", arg(&model), "--classifier", name],
+        b"",
+    ));
+    assert_eq!(code, 0, "{stderr}");
+    let (code, stdout, stderr) =
+        outcome(&bowline(&["eval", arg(&model), test, "--json", "-q"], b""));
+    assert_eq!(code, 0, "{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    report["accuracy"].as_f64().unwrap()
+}
+
+/// SplitMix64's output function: a well-mixed, reproducible hash of the line number.
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Splits the SMS collection 70/30 by a hash of each line's number into two TSV files.
+fn sms_split(dir: &std::path::Path) -> (String, String) {
+    let text = std::fs::read_to_string(SMS).unwrap();
+    let (mut train, mut test) = (String::new(), String::new());
+    for (number, line) in text.lines().enumerate().skip(1) {
+        let part = if mix(number as u64) % 100 < 70 {
+            &mut train
+        } else {
+            &mut test
+        };
+        part.push_str(line);
+        part.push('\n');
+    }
+    let (train_path, test_path) = (dir.join("train.tsv"), dir.join("test.tsv"));
+    std::fs::write(&train_path, train).unwrap();
+    std::fs::write(&test_path, test).unwrap();
+    (arg(&train_path).to_string(), arg(&test_path).to_string())
+}
+
+fn news(name: &str) -> f64 {
+    accuracy(name, &format!("{NEWS}/train"), &format!("{NEWS}/test"))
+}
+
+#[test]
+#[ignore = "needs ../shared/corpora"]
+fn news_linear_svm_reaches_0_87() {
+    let accuracy = news("svm");
+    assert!(accuracy >= 0.87, "{accuracy}");
+}
+
+#[test]
+#[ignore = "needs ../shared/corpora"]
+fn news_complement_nb_reaches_0_855() {
+    let accuracy = news("cnb");
+    assert!(accuracy >= 0.855, "{accuracy}");
+}
+
+#[test]
+#[ignore = "needs ../shared/corpora"]
+fn news_multinomial_nb_reaches_0_85() {
+    let accuracy = news("mnb");
+    assert!(accuracy >= 0.85, "{accuracy}");
+}
+
+#[test]
+#[ignore = "needs ../shared/corpora"]
+fn news_bernoulli_nb_reaches_0_78() {
+    let accuracy = news("bnb");
+    assert!(accuracy >= 0.78, "{accuracy}");
+}
+
+#[test]
+#[ignore = "needs ../shared/corpora"]
+fn sms_every_classifier_reaches_0_98() {
+    let dir = tempfile::tempdir().unwrap();
+    let (train, test) = sms_split(dir.path());
+    for name in ["mnb", "cnb", "bnb", "svm"] {
+        let accuracy = accuracy(name, &train, &test);
+        eprintln!("sms {name}: {accuracy:.4}");
+        assert!(accuracy >= 0.98, "{name}: {accuracy}");
+    }
+}

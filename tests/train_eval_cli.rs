@@ -1,0 +1,179 @@
+//! `bowline train` and `bowline eval` on the project's corpus and on broken inputs.
+
+mod common;
+
+use common::{arg, bowline, outcome, write_tree};
+
+fn train(classifier: &str, model: &std::path::Path) -> (i32, String) {
+    let output = bowline(
+        &[
+            "train",
+            "corpora",
+            "-o",
+            arg(model),
+            "--classifier",
+            classifier,
+        ],
+        b"",
+    );
+    let (code, _, stderr) = outcome(&output);
+    (code, stderr)
+}
+
+#[test]
+fn every_classifier_trains_and_evaluates_on_the_project_corpus() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["mnb", "cnb", "bnb", "svm"] {
+        let model = dir.path().join(format!("{name}.model"));
+        let (code, stderr) = train(name, &model);
+        assert_eq!(code, 0, "{stderr}");
+        assert!(
+            stderr.contains(&format!("trained {name} on 61 documents, 4 classes")),
+            "{stderr}"
+        );
+        let (code, stdout, stderr) =
+            outcome(&bowline(&["eval", arg(&model), "corpora", "--json"], b""));
+        assert_eq!(code, 0, "{stderr}");
+        let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(report["docs"], 61);
+        assert_eq!(
+            report["confusion"]["labels"],
+            serde_json::json!(["computing", "cooking", "space", "sports"])
+        );
+        let matrix = report["confusion"]["matrix"].as_array().unwrap();
+        let total: u64 = matrix
+            .iter()
+            .flat_map(|r| r.as_array().unwrap())
+            .map(|n| n.as_u64().unwrap())
+            .sum();
+        assert_eq!(total, 61);
+        let support: Vec<u64> = report["per_class"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["support"].as_u64().unwrap())
+            .collect();
+        assert_eq!(support, [15, 16, 15, 15]);
+        // On its own training data every model separates these four topics well.
+        assert!(
+            report["accuracy"].as_f64().unwrap() >= 0.85,
+            "{name}: {}",
+            report["accuracy"]
+        );
+        for key in ["macro_f1", "micro_f1"] {
+            assert!(report[key].is_f64(), "{key}");
+        }
+    }
+}
+
+#[test]
+fn eval_prints_aligned_tables_and_reports_unknown_labels() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("m.model");
+    assert_eq!(train("mnb", &model).0, 0);
+    let test = dir.path().join("test.tsv");
+    std::fs::write(
+        &test,
+        "space\tthe rocket reached orbit\ngardening\tplant the tulips in autumn\n",
+    )
+    .unwrap();
+    let (code, stdout, stderr) = outcome(&bowline(&["eval", arg(&model), arg(&test)], b""));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.starts_with("documents 1  accuracy 1.0000"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("class      precision  recall      F1  support"),
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains("labels the model does not know were not scored: gardening (1)"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn bad_models_and_bad_training_input_are_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("m.model");
+    assert_eq!(train("svm", &model).0, 0);
+    let bytes = std::fs::read(&model).unwrap();
+    let truncated = dir.path().join("truncated.model");
+    std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
+    let (code, _, stderr) = outcome(&bowline(&["eval", arg(&truncated), "corpora"], b""));
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("truncated.model: truncated model file"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = outcome(&bowline(&["eval", "README.md", "corpora"], b""));
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("README.md: not a bowline model file"),
+        "{stderr}"
+    );
+    // Retraining into the same path after a failure leaves the previous model intact.
+    let (code, stderr) = {
+        let out = bowline(&["train", "no/such/corpus", "-o", arg(&model)], b"");
+        let (code, _, stderr) = outcome(&out);
+        (code, stderr)
+    };
+    assert_eq!(code, 2, "{stderr}");
+    assert_eq!(std::fs::read(&model).unwrap(), bytes);
+    let unlabeled = dir.path().join("lines.txt");
+    std::fs::write(&unlabeled, "one\ntwo\n").unwrap();
+    let (code, _, stderr) = outcome(&bowline(
+        &["train", arg(&unlabeled), "-o", arg(&model)],
+        b"",
+    ));
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("training needs a label on every document"),
+        "{stderr}"
+    );
+    let one_class = dir.path().join("one");
+    write_tree(
+        &one_class,
+        &[
+            ("only/a.txt", b"alpha beta"),
+            ("only/b.txt", b"gamma delta"),
+        ],
+    );
+    let (code, _, stderr) = outcome(&bowline(
+        &["train", arg(&one_class), "-o", arg(&model)],
+        b"",
+    ));
+    assert_eq!(code, 2);
+    assert!(stderr.contains("at least two classes"), "{stderr}");
+    let (code, _, stderr) = outcome(&bowline(
+        &[
+            "train",
+            "corpora",
+            "-o",
+            arg(&model),
+            "--classifier",
+            "svm",
+            "--alpha",
+            "1",
+        ],
+        b"",
+    ));
+    assert_eq!(code, 2);
+    assert!(stderr.contains("--alpha is a naive Bayes flag"), "{stderr}");
+    let (code, _, stderr) = outcome(&bowline(
+        &[
+            "train",
+            "corpora",
+            "-o",
+            arg(&model),
+            "--classifier",
+            "mnb",
+            "--alpha",
+            "0",
+        ],
+        b"",
+    ));
+    assert_eq!(code, 2);
+    assert!(stderr.contains("alpha must be > 0"), "{stderr}");
+}
