@@ -177,3 +177,50 @@ fn bad_models_and_bad_training_input_are_clear_errors() {
     assert_eq!(code, 2);
     assert!(stderr.contains("alpha must be > 0"), "{stderr}");
 }
+
+#[test]
+fn classify_labels_files_and_trees_in_a_deterministic_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("m.model");
+    assert_eq!(train("cnb", &model).0, 0);
+    let docs = dir.path().join("docs");
+    write_tree(
+        &docs,
+        &[
+            ("b.txt", b"the astronauts launched the rocket into orbit"),
+            ("a/1.txt", b"bake the bread dough and roast the chicken"),
+            ("a/2.txt", b"the striker scored a goal in the match"),
+        ],
+    );
+    std::os::unix::fs::symlink(dir.path().join("gone"), docs.join("a/broken.txt")).unwrap();
+    let (code, stdout, stderr) =
+        outcome(&bowline(&["classify", arg(&model), arg(&docs), "-q"], b""));
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("broken.txt"), "{stderr}");
+    let rows: Vec<Vec<&str>> = stdout.lines().map(|l| l.split('\t').collect()).collect();
+    let ids: Vec<String> = rows
+        .iter()
+        .map(|r| r[0].rsplit("docs/").next().unwrap().to_string())
+        .collect();
+    assert_eq!(ids, ["a/1.txt", "a/2.txt", "b.txt"]);
+    let labels: Vec<&str> = rows.iter().map(|r| r[1]).collect();
+    assert_eq!(labels, ["cooking", "sports", "space"]);
+    for row in &rows {
+        let p: f64 = row[2].parse().unwrap();
+        assert!((0.0..=1.0).contains(&p), "{row:?}");
+    }
+    let (code, stdout, _) = outcome(&bowline(
+        &[
+            "classify",
+            arg(&model),
+            arg(&docs.join("b.txt")),
+            "--format",
+            "jsonl",
+        ],
+        b"",
+    ));
+    assert_eq!(code, 0);
+    let result: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(result["label"], "space");
+    assert!(result["id"].as_str().unwrap().ends_with("b.txt"));
+}

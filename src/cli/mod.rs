@@ -2,6 +2,7 @@
 //! library configurations in one place, then calls the library.
 
 mod args;
+mod classify;
 mod eval;
 mod log;
 mod train;
@@ -10,6 +11,7 @@ mod vectorize;
 use clap::{Parser, Subcommand};
 
 pub use args::{AnalysisArgs, InputArgs, RuntimeArgs, WeightingArgs};
+pub use classify::{ClassifyArgs, ClassifyFormat};
 pub use eval::EvalArgs;
 pub use train::{ClassifierChoice, TrainArgs};
 pub use vectorize::VectorizeArgs;
@@ -34,6 +36,8 @@ pub enum Command {
     Train(TrainArgs),
     /// Measure a model on a labelled corpus: accuracy, per-class figures, confusion matrix.
     Eval(EvalArgs),
+    /// Label unlabeled files or folder trees with a model.
+    Classify(ClassifyArgs),
 }
 
 /// How a command ended when it did not fail outright.
@@ -52,5 +56,6 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Command::Vectorize(args) => vectorize::run(args),
         Command::Train(args) => train::run(args),
         Command::Eval(args) => eval::run(args),
+        Command::Classify(args) => classify::run(args),
     }
 }
