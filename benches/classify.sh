@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Times train + eval on 20 Newsgroups with bowline and with scikit-learn (TfidfVectorizer +
+# LinearSVC, and + MultinomialNB) on the same files, side by side in one hyperfine run, and prints
+# the ratios. Needs hyperfine and python3; scikit-learn goes into a virtualenv under target/.
+#
+#   benches/classify.sh [NEWS_ROOT]      (default: ../shared/corpora/20news-bydate)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+news=${1:-../shared/corpora/20news-bydate}
+venv=target/bench-venv
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import sklearn' 2>/dev/null; then
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet scikit-learn
+fi
+cargo build --release --quiet
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+bowline=target/release/bowline
+run_bowline() {  # classifier
+    echo "$bowline train $news/train -o $out/$1.model -q --classifier $1 2>/dev/null && $bowline eval $out/$1.model $news/test -q --json > $out/$1.json 2>/dev/null"
+}
+hyperfine --warmup 1 --runs "${RUNS:-5}" --export-json "$out/times.json" \
+    -n bowline-svm "$(run_bowline svm)" \
+    -n sklearn-svm "cd benches && ../$venv/bin/python sklearn_classify.py svm ../$news/train ../$news/test 2>/dev/null" \
+    -n bowline-mnb "$(run_bowline mnb)" \
+    -n sklearn-mnb "cd benches && ../$venv/bin/python sklearn_classify.py mnb ../$news/train ../$news/test 2>/dev/null"
+for kind in svm mnb; do
+    echo "bowline $kind accuracy: $(grep -m1 '"accuracy"' "$out/$kind.json")"
+    (cd benches && "../$venv/bin/python" sklearn_classify.py "$kind" "../$news/train" "../$news/test")
+done
+"$venv/bin/python" - "$out/times.json" <<'PY'
+import json, sys
+runs = {r["command"]: r["mean"] for r in json.load(open(sys.argv[1]))["results"]}
+for kind in ("svm", "mnb"):
+    b, s = runs[f"bowline-{kind}"], runs[f"sklearn-{kind}"]
+    print(f"{kind}: bowline {b:.2f} s, scikit-learn {s:.2f} s: {s / b:.2f}x")
+PY
