@@ -6,6 +6,7 @@ mod classify;
 mod eval;
 mod log;
 mod train;
+mod update;
 mod vectorize;
 
 use clap::{Parser, Subcommand};
@@ -14,6 +15,7 @@ pub use args::{AnalysisArgs, InputArgs, RuntimeArgs, WeightingArgs};
 pub use classify::{ClassifyArgs, ClassifyFormat};
 pub use eval::EvalArgs;
 pub use train::{ClassifierChoice, TrainArgs};
+pub use update::UpdateArgs;
 pub use vectorize::VectorizeArgs;
 
 use crate::error::Result;
@@ -38,6 +40,8 @@ pub enum Command {
     Eval(EvalArgs),
     /// Label unlabeled files or folder trees with a model.
     Classify(ClassifyArgs),
+    /// Add labelled documents to a naive Bayes model without retraining from scratch.
+    Update(UpdateArgs),
 }
 
 /// How a command ended when it did not fail outright.
@@ -57,5 +61,6 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Command::Train(args) => train::run(args),
         Command::Eval(args) => eval::run(args),
         Command::Classify(args) => classify::run(args),
+        Command::Update(args) => update::run(args),
     }
 }

@@ -371,6 +371,43 @@ impl FittedVectorizer {
         &self.idf
     }
 
+    /// This vocabulary grown by `other`'s, as when a model learns from more documents: the union
+    /// of the terms in byte order, document frequencies and document counts added. Analysis and
+    /// weighting stay this vectorizer's. Returns the merged vectorizer and, for this one's and
+    /// `other`'s columns, their columns in the merged one.
+    pub fn extend(
+        &self,
+        other: &FittedVectorizer,
+    ) -> Result<(FittedVectorizer, Vec<u32>, Vec<u32>)> {
+        let mut terms: Vec<&str> = self
+            .terms
+            .iter()
+            .chain(&other.terms)
+            .map(String::as_str)
+            .collect();
+        terms.sort_unstable();
+        terms.dedup();
+        let column = |term: &str| terms.binary_search(&term).map_or(u32::MAX, |i| i as u32);
+        let ours: Vec<u32> = self.terms.iter().map(|t| column(t)).collect();
+        let theirs: Vec<u32> = other.terms.iter().map(|t| column(t)).collect();
+        let mut df = vec![0u32; terms.len()];
+        for (&new, &d) in ours
+            .iter()
+            .zip(&self.df)
+            .chain(theirs.iter().zip(&other.df))
+        {
+            df[new as usize] += d;
+        }
+        let merged = FittedVectorizer::new(
+            self.analyzer.clone(),
+            self.config.clone(),
+            terms.into_iter().map(str::to_string).collect(),
+            df,
+            self.n_docs.saturating_add(other.n_docs),
+        )?;
+        Ok((merged, ours, theirs))
+    }
+
     fn index(&self) -> &FxHashMap<Box<str>, u32> {
         self.index.get_or_init(|| {
             let terms = self.terms.iter().enumerate();
@@ -384,7 +421,7 @@ impl FittedVectorizer {
     }
 
     /// Weighs a row of counts in place; `length` is the document's length in terms.
-    fn weigh(&self, row: &mut SparseRow, length: u32) {
+    pub fn weigh(&self, row: &mut SparseRow, length: u32) {
         self.config
             .weighting
             .weigh(&row.indices, &mut row.values, length, &self.idf);

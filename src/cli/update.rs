@@ -1,0 +1,150 @@
+//! `bowline update`: teach a saved naive Bayes model more labelled documents.
+//!
+//! The new documents are counted over their own vocabulary, which is merged with the model's:
+//! new terms become new columns, new classes new labels, document frequencies add up. Each new
+//! document is then weighted with the merged vectorizer and added to the model's counts. With a
+//! weighting that depends on the document alone (no idf) and no pruning, the result equals
+//! training on all documents at once; with idf, earlier documents keep the weights they had.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::log::ReadLog;
+use super::{InputArgs, Outcome, RuntimeArgs};
+use crate::analyze::Analyzer;
+use crate::error::{Error, Result};
+use crate::model::{file::utc_now, Classifier, Model};
+use crate::vectorize::{
+    fit_corpus, FittedCorpus, FittedVectorizer, Idf, MatrixBuilder, Norm, SparseRow, Tf,
+    VectorizerConfig, Weighting,
+};
+
+/// Flags of `bowline update`.
+#[derive(Debug, Args)]
+pub struct UpdateArgs {
+    /// A naive Bayes model written by `bowline train`.
+    pub model: PathBuf,
+    /// A labelled corpus of new documents.
+    pub corpus: PathBuf,
+    /// Write the updated model here instead of replacing MODEL (which is replaced atomically).
+    #[arg(short, long, value_name = "NEW_MODEL")]
+    pub output: Option<PathBuf>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub runtime: RuntimeArgs,
+}
+
+/// Raw counts over every term: what the new documents are read as before weighting.
+fn counting() -> VectorizerConfig {
+    VectorizerConfig {
+        weighting: Weighting {
+            tf: Tf::Count,
+            idf: Idf::None,
+            norm: Norm::None,
+        },
+        ..VectorizerConfig::default()
+    }
+}
+
+/// Runs the command.
+pub fn run(args: UpdateArgs) -> Result<Outcome> {
+    let mut model = Model::load(&args.model)?;
+    if !matches!(model.classifier, Classifier::NaiveBayes(_)) {
+        return Err(Error::input(
+            &args.model,
+            "updating an SVM model is not supported yet; train it again on all documents",
+        ));
+    }
+    let read = args.input.options()?;
+    let pipeline = args.runtime.pipeline()?;
+    args.runtime.init_thread_pool();
+    let analyzer = Analyzer::new(model.vectorizer.analyzer().clone())?;
+    let mut log = ReadLog::new(read.max_doc_bytes);
+    let fitted = fit_corpus(
+        &args.corpus,
+        &read,
+        &analyzer,
+        &counting(),
+        &pipeline,
+        |e| log.note(e),
+    )?;
+    let documents = fitted.labels.len();
+    let (merged, ours, theirs) = model.vectorizer.extend(&fitted.vectorizer)?;
+    let ids = new_class_ids(&mut model, &fitted, &args.corpus)?;
+    let rows = reweigh(&fitted, &merged, &theirs)?;
+    if let Classifier::NaiveBayes(nb) = &mut model.classifier {
+        nb.remap(&ours, merged.terms().len(), model.labels.len());
+        nb.add(&rows, &ids);
+    }
+    model.info.docs_per_class.resize(model.labels.len(), 0);
+    ids.iter()
+        .for_each(|&c| model.info.docs_per_class[c as usize] += 1);
+    model.info.corpora.push(args.corpus.display().to_string());
+    model.info.written = utc_now();
+    model.vectorizer = merged;
+    let target = args.output.as_ref().unwrap_or(&args.model);
+    model.save(target)?;
+    if !args.runtime.quiet {
+        eprintln!("bowline: {}", log.summary());
+        eprintln!(
+            "bowline: updated with {documents} documents: {} classes, {} terms -> {}",
+            model.labels.len(),
+            model.vectorizer.terms().len(),
+            target.display()
+        );
+    }
+    Ok(log.outcome())
+}
+
+/// Each new document's class id, adding classes the model has not seen to its labels.
+fn new_class_ids(
+    model: &mut Model,
+    fitted: &FittedCorpus,
+    corpus: &std::path::Path,
+) -> Result<Vec<u32>> {
+    let mut ids = Vec::with_capacity(fitted.labels.len());
+    for label in &fitted.labels {
+        let label = label
+            .as_ref()
+            .ok_or_else(|| Error::input(corpus, "updating needs a label on every document"))?;
+        let id = match model.labels.iter().position(|l| l == label) {
+            Some(id) => id,
+            None => {
+                model.labels.push(label.clone());
+                model.labels.len() - 1
+            }
+        };
+        ids.push(id as u32);
+    }
+    Ok(ids)
+}
+
+/// The new documents' count rows moved to the merged columns and weighted as the model weights.
+fn reweigh(
+    fitted: &FittedCorpus,
+    merged: &FittedVectorizer,
+    columns: &[u32],
+) -> Result<crate::vectorize::Matrix> {
+    let mut builder = MatrixBuilder::default();
+    let mut row = SparseRow::default();
+    for counts in fitted.matrix.outer_iterator() {
+        let mut pairs: Vec<(u32, f64)> = counts
+            .indices()
+            .iter()
+            .zip(counts.data())
+            .map(|(&j, &count)| (columns[j as usize], count))
+            .collect();
+        pairs.sort_unstable_by_key(|&(j, _)| j);
+        row.indices = pairs.iter().map(|&(j, _)| j).collect();
+        row.values = pairs.iter().map(|&(_, count)| count).collect();
+        // Nothing was pruned while counting, so the counts add up to the document's length.
+        let length = row.values.iter().sum::<f64>() as u32;
+        merged.weigh(&mut row, length);
+        builder.push(&row);
+    }
+    builder.finish(merged.terms().len())
+}

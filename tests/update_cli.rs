@@ -1,0 +1,153 @@
+//! `bowline update`: naive Bayes learns more documents, new terms and new classes included.
+
+mod common;
+
+use common::{arg, bowline, outcome, write_tree};
+
+const A: &[(&str, &[u8])] = &[
+    ("space/1.txt", b"rocket launch orbit satellite"),
+    ("space/2.txt", b"the probe reached orbit around the moon"),
+    ("food/1.txt", b"bake bread with flour and butter"),
+    ("food/2.txt", b"roast the chicken and bake potatoes"),
+];
+// New terms (telescope, soup, ...) and a class the first model never saw (sport).
+const B: &[(&str, &[u8])] = &[
+    (
+        "space/3.txt",
+        b"the telescope saw a distant galaxy beyond orbit",
+    ),
+    ("food/3.txt", b"simmer the soup with garlic and bread"),
+    (
+        "sport/1.txt",
+        b"the striker scored a goal in the final match",
+    ),
+    ("sport/2.txt", b"the team won the match after a late goal"),
+];
+const PROBES: &[(&str, &[u8])] = &[
+    ("p1.txt", b"a galaxy seen by the telescope"),
+    ("p2.txt", b"garlic soup and fresh bread"),
+    ("p3.txt", b"who scored the goal in the match"),
+    ("p4.txt", b"orbit of the moon and the satellite"),
+];
+// Raw counts and no pruning: a weighting that depends on the document alone.
+const EXACT: &[&str] = &[
+    "--classifier",
+    "mnb",
+    "--tf",
+    "count",
+    "--idf",
+    "none",
+    "--norm",
+    "none",
+    "--min-df",
+    "1",
+    "-q",
+];
+
+fn run(args: &[&str]) -> String {
+    let (code, stdout, stderr) = outcome(&bowline(args, b""));
+    assert_eq!(code, 0, "{args:?}: {stderr}");
+    stdout
+}
+
+/// `classify --format jsonl` results as (id file name, label, probability).
+fn classify(model: &std::path::Path, probes: &std::path::Path) -> Vec<(String, String, f64)> {
+    let out = run(&[
+        "classify",
+        arg(model),
+        arg(probes),
+        "--format",
+        "jsonl",
+        "-q",
+    ]);
+    out.lines()
+        .map(|line| {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            let id = v["id"]
+                .as_str()
+                .unwrap()
+                .rsplit('/')
+                .next()
+                .unwrap()
+                .to_string();
+            (
+                id,
+                v["label"].as_str().unwrap().to_string(),
+                v["probability"].as_f64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn updating_with_b_after_a_equals_training_on_both() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b, both, probes) = (
+        dir.path().join("a"),
+        dir.path().join("b"),
+        dir.path().join("both"),
+        dir.path().join("probes"),
+    );
+    write_tree(&a, A);
+    write_tree(&b, B);
+    write_tree(&both, A);
+    write_tree(&both, B);
+    write_tree(&probes, PROBES);
+    let (updated, whole) = (
+        dir.path().join("updated.model"),
+        dir.path().join("whole.model"),
+    );
+    run(&[&["train", arg(&a), "-o", arg(&updated)], EXACT].concat());
+    run(&["update", arg(&updated), arg(&b), "-q"]);
+    run(&[&["train", arg(&both), "-o", arg(&whole)], EXACT].concat());
+    let (incremental, from_scratch) = (classify(&updated, &probes), classify(&whole, &probes));
+    assert_eq!(incremental.len(), 4);
+    for (i, (x, y)) in incremental.iter().zip(&from_scratch).enumerate() {
+        assert_eq!((&x.0, &x.1), (&y.0, &y.1), "probe {i}");
+        assert!((x.2 - y.2).abs() < 1e-9, "probe {i}: {} vs {}", x.2, y.2);
+    }
+    // New terms and the new class work: the sport probe is recognised.
+    let labels: Vec<&str> = incremental.iter().map(|r| r.1.as_str()).collect();
+    assert_eq!(labels, ["space", "food", "sport", "space"]);
+}
+
+#[test]
+fn update_writes_elsewhere_on_request_and_refuses_svm_models() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    write_tree(&a, A);
+    write_tree(&b, B);
+    let (model, copy) = (dir.path().join("m.model"), dir.path().join("m2.model"));
+    run(&[
+        "train",
+        arg(&a),
+        "-o",
+        arg(&model),
+        "--classifier",
+        "cnb",
+        "-q",
+    ]);
+    let before = std::fs::read(&model).unwrap();
+    let (code, _, stderr) = outcome(&bowline(
+        &["update", arg(&model), arg(&b), "-o", arg(&copy)],
+        b"",
+    ));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("updated with 4 documents: 3 classes"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read(&model).unwrap(),
+        before,
+        "the original is untouched"
+    );
+    let svm = dir.path().join("svm.model");
+    run(&["train", arg(&a), "-o", arg(&svm), "-q"]);
+    let (code, _, stderr) = outcome(&bowline(&["update", arg(&svm), arg(&b)], b""));
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("updating an SVM model is not supported yet"),
+        "{stderr}"
+    );
+}
