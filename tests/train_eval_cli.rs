@@ -224,3 +224,38 @@ fn classify_labels_files_and_trees_in_a_deterministic_order() {
     assert_eq!(result["label"], "space");
     assert!(result["id"].as_str().unwrap().ends_with("b.txt"));
 }
+
+#[test]
+fn a_calibrated_svm_reports_probabilities_and_calibration_is_svm_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("cal.model");
+    let (code, _, stderr) = outcome(&bowline(
+        &["train", "corpora", "-o", arg(&model), "--calibrate"],
+        b"",
+    ));
+    assert_eq!(code, 0, "{stderr}");
+    let (code, stdout, _) = outcome(&bowline(
+        &["classify", arg(&model), "corpora/space", "-q"],
+        b"",
+    ));
+    assert_eq!(code, 0);
+    assert_eq!(stdout.lines().count(), 15);
+    for line in stdout.lines() {
+        let p: f64 = line.rsplit('\t').next().unwrap().parse().unwrap();
+        assert!(p > 0.0 && p < 1.0, "{line}");
+    }
+    let (code, _, stderr) = outcome(&bowline(
+        &[
+            "train",
+            "corpora",
+            "-o",
+            arg(&model),
+            "--classifier",
+            "mnb",
+            "--calibrate",
+        ],
+        b"",
+    ));
+    assert_eq!(code, 2);
+    assert!(stderr.contains("--calibrate are SVM flags"), "{stderr}");
+}

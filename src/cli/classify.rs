@@ -13,7 +13,7 @@ use crate::analyze::{run_stages, Analyzer};
 use crate::corpus::{self, Entries, InputFormat};
 use crate::error::{Error, Result};
 use crate::io::Output;
-use crate::model::{normalize_log_probabilities, Model};
+use crate::model::Model;
 use crate::pipeline::Layout;
 use crate::vectorize::transform_stage;
 
@@ -86,9 +86,7 @@ pub fn run(args: ClassifyArgs) -> Result<Outcome> {
         let row = &item.counted.row;
         scorer.scores(&row.indices, &row.values, &mut scores);
         let best = argmax(&scores);
-        // Naive Bayes scores are joint log-likelihoods, so this is the posterior. An SVM's
-        // decision values are put through the same softmax, which ranks but is not calibrated.
-        normalize_log_probabilities(&mut scores);
+        model.classifier.probabilities(&mut scores);
         line.clear();
         format_result(
             &mut line,

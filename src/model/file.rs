@@ -36,6 +36,19 @@ impl Classifier {
         }
     }
 
+    /// Turns one document's scores into class probabilities, in place: naive Bayes posteriors; a
+    /// calibrated SVM's Platt probabilities; for an uncalibrated SVM, a softmax of the decision
+    /// values, which ranks classes but is not a calibrated probability.
+    pub fn probabilities(&self, scores: &mut [f64]) {
+        let calibrated = match self {
+            Classifier::Svm(svm) => svm.calibrate_scores(scores),
+            Classifier::NaiveBayes(_) => false,
+        };
+        if !calibrated {
+            super::normalize_log_probabilities(scores);
+        }
+    }
+
     /// A short name: mnb, cnb, bnb or svm.
     pub fn name(&self) -> &'static str {
         match self {

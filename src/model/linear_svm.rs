@@ -10,8 +10,9 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::naive_bayes::LinearScorer;
+use super::platt::Sigmoid;
 use crate::error::{Error, Result};
-use crate::vectorize::Matrix;
+use crate::vectorize::{Matrix, MatrixBuilder, SparseRow};
 
 /// The loss on each training example.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
@@ -81,6 +82,8 @@ pub struct LinearSvm {
     params: SvmParams,
     features: usize,
     per_class: Vec<BinarySvm>,
+    /// Per-class Platt sigmoids, when trained with calibration.
+    calibration: Option<Vec<Sigmoid>>,
 }
 
 impl LinearSvm {
@@ -109,7 +112,74 @@ impl LinearSvm {
             params,
             features: x.cols(),
             per_class,
+            calibration: None,
         })
+    }
+
+    /// Trains like [`LinearSvm::train`] and adds Platt scaling: an SVM trained on four fifths of
+    /// the rows scores the held-out fifth (every fifth row, which spreads over classes stored in
+    /// blocks), a sigmoid per class is fitted to those scores, and the returned SVM, trained on
+    /// all rows, carries them. Costs a second training.
+    pub fn train_calibrated(
+        x: &Matrix,
+        labels: &[u32],
+        classes: usize,
+        params: SvmParams,
+    ) -> Result<Self> {
+        let (held, kept): (Vec<usize>, Vec<usize>) = (0..labels.len()).partition(|i| i % 5 == 0);
+        let pick = |rows: &[usize]| -> Result<(Matrix, Vec<u32>)> {
+            let mut builder = MatrixBuilder::default();
+            for &i in rows {
+                let (indices, values) = row(x, i);
+                builder.push(&SparseRow {
+                    indices: indices.to_vec(),
+                    values: values.to_vec(),
+                });
+            }
+            Ok((
+                builder.finish(x.cols())?,
+                rows.iter().map(|&i| labels[i]).collect(),
+            ))
+        };
+        let ((fit_x, fit_y), (held_x, held_y)) = (pick(&kept)?, pick(&held)?);
+        let scorer = LinearSvm::train(&fit_x, &fit_y, classes, params)?.scorer();
+        let mut decisions = vec![Vec::with_capacity(held_y.len()); classes];
+        let mut scores = vec![0.0; classes];
+        for i in 0..held_y.len() {
+            let (indices, values) = row(&held_x, i);
+            scorer.scores(indices, values, &mut scores);
+            decisions
+                .iter_mut()
+                .zip(&scores)
+                .for_each(|(d, &s)| d.push(s));
+        }
+        let sigmoids = (0..classes)
+            .map(|c| {
+                let positive: Vec<bool> = held_y.iter().map(|&l| l as usize == c).collect();
+                Sigmoid::fit(&decisions[c], &positive)
+            })
+            .collect();
+        let mut svm = LinearSvm::train(x, labels, classes, params)?;
+        svm.calibration = Some(sigmoids);
+        Ok(svm)
+    }
+
+    /// Turns decision values into class probabilities in place, when the SVM was calibrated:
+    /// each class's sigmoid, normalized to sum to 1. Returns false, leaving `scores` as they
+    /// are, for an uncalibrated SVM.
+    pub fn calibrate_scores(&self, scores: &mut [f64]) -> bool {
+        let Some(sigmoids) = &self.calibration else {
+            return false;
+        };
+        scores
+            .iter_mut()
+            .zip(sigmoids)
+            .for_each(|(s, sigmoid)| *s = sigmoid.probability(*s));
+        let total: f64 = scores.iter().sum();
+        if total > 0.0 {
+            scores.iter_mut().for_each(|s| *s /= total);
+        }
+        true
     }
 
     /// The parameters it was trained with.

@@ -93,3 +93,47 @@ fn one_vs_rest_separates_the_classes_deterministically() {
     };
     assert!(LinearSvm::train(&x, &labels, 3, bad).is_err());
 }
+
+#[test]
+fn calibrated_scores_are_probabilities_that_favour_the_right_class() {
+    let (x, labels) = many_points();
+    let svm = LinearSvm::train_calibrated(&x, &labels, 3, SvmParams::default()).unwrap();
+    let plain = LinearSvm::train(&x, &labels, 3, SvmParams::default()).unwrap();
+    assert_eq!(
+        svm.per_class(),
+        plain.per_class(),
+        "the final SVM is trained on every row"
+    );
+    let scorer = svm.scorer();
+    for (i, &label) in labels.iter().enumerate() {
+        let (indices, values) = row(&x, i);
+        let mut scores = vec![0.0; 3];
+        scorer.scores(indices, values, &mut scores);
+        assert!(svm.calibrate_scores(&mut scores));
+        assert!((scores.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        let best = (0..3)
+            .max_by(|&a, &b| scores[a].total_cmp(&scores[b]))
+            .unwrap();
+        assert_eq!(best as u32, label, "{scores:?}");
+    }
+    assert!(!plain.calibrate_scores(&mut [0.0; 3]));
+}
+
+/// Sixty noisy points around three axes, twenty per class, interleaved.
+fn many_points() -> (Matrix, Vec<u32>) {
+    let mut builder = MatrixBuilder::default();
+    let mut labels = Vec::new();
+    for k in 0..60u32 {
+        let class = k % 3;
+        // A deterministic wobble in [0, 0.3) keeps the classes apart but not identical.
+        let wobble = f64::from((k * 37) % 10) / 33.0;
+        let mut values = [wobble / 3.0; 3];
+        values[class as usize] = 1.0 + wobble;
+        builder.push(&SparseRow {
+            indices: vec![0, 1, 2],
+            values: values.to_vec(),
+        });
+        labels.push(class);
+    }
+    (builder.finish(3).unwrap(), labels)
+}
