@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{arg, bowline, outcome, write_tree};
+use common::{arg, bowline, fails_with, outcome, write_tree};
 
 fn train(classifier: &str, model: &std::path::Path) -> (i32, String) {
     let output = bowline(
@@ -101,36 +101,26 @@ fn bad_models_and_bad_training_input_are_clear_errors() {
     let bytes = std::fs::read(&model).unwrap();
     let truncated = dir.path().join("truncated.model");
     std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
-    let (code, _, stderr) = outcome(&bowline(&["eval", arg(&truncated), "corpora"], b""));
-    assert_eq!(code, 2);
-    assert!(
-        stderr.contains("truncated.model: truncated model file"),
-        "{stderr}"
+    fails_with(
+        &["eval", arg(&truncated), "corpora"],
+        "truncated.model: truncated model file",
     );
-    let (code, _, stderr) = outcome(&bowline(&["eval", "README.md", "corpora"], b""));
-    assert_eq!(code, 2);
-    assert!(
-        stderr.contains("README.md: not a bowline model file"),
-        "{stderr}"
+    fails_with(
+        &["eval", "README.md", "corpora"],
+        "README.md: not a bowline model file",
     );
-    // Retraining into the same path after a failure leaves the previous model intact.
-    let (code, stderr) = {
-        let out = bowline(&["train", "no/such/corpus", "-o", arg(&model)], b"");
-        let (code, _, stderr) = outcome(&out);
-        (code, stderr)
-    };
-    assert_eq!(code, 2, "{stderr}");
+    // A training run that fails leaves the previous model intact.
+    fails_with(
+        &["train", "no/such/corpus", "-o", arg(&model)],
+        "no/such/corpus",
+    );
     assert_eq!(std::fs::read(&model).unwrap(), bytes);
     let unlabeled = dir.path().join("lines.txt");
     std::fs::write(&unlabeled, "one\ntwo\n").unwrap();
-    let (code, _, stderr) = outcome(&bowline(
-        &["train", arg(&unlabeled), "-o", arg(&model)],
-        b"",
-    ));
-    assert_eq!(code, 2);
-    assert!(
-        stderr.contains("training needs a label on every document"),
-        "{stderr}"
+    let out = arg(&model);
+    fails_with(
+        &["train", arg(&unlabeled), "-o", out],
+        "training needs a label on every document",
     );
     let one_class = dir.path().join("one");
     write_tree(
@@ -140,42 +130,42 @@ fn bad_models_and_bad_training_input_are_clear_errors() {
             ("only/b.txt", b"gamma delta"),
         ],
     );
-    let (code, _, stderr) = outcome(&bowline(
-        &["train", arg(&one_class), "-o", arg(&model)],
-        b"",
-    ));
-    assert_eq!(code, 2);
-    assert!(stderr.contains("at least two classes"), "{stderr}");
-    let (code, _, stderr) = outcome(&bowline(
-        &[
-            "train",
-            "corpora",
-            "-o",
-            arg(&model),
-            "--classifier",
-            "svm",
-            "--alpha",
-            "1",
-        ],
-        b"",
-    ));
-    assert_eq!(code, 2);
-    assert!(stderr.contains("--alpha is a naive Bayes flag"), "{stderr}");
-    let (code, _, stderr) = outcome(&bowline(
-        &[
-            "train",
-            "corpora",
-            "-o",
-            arg(&model),
-            "--classifier",
-            "mnb",
-            "--alpha",
-            "0",
-        ],
-        b"",
-    ));
-    assert_eq!(code, 2);
-    assert!(stderr.contains("alpha must be > 0"), "{stderr}");
+    fails_with(
+        &["train", arg(&one_class), "-o", out],
+        "at least two classes",
+    );
+    let svm_alpha = [
+        "train",
+        "corpora",
+        "-o",
+        out,
+        "--classifier",
+        "svm",
+        "--alpha",
+        "1",
+    ];
+    fails_with(&svm_alpha, "--alpha is a naive Bayes flag");
+    let zero_alpha = [
+        "train",
+        "corpora",
+        "-o",
+        out,
+        "--classifier",
+        "mnb",
+        "--alpha",
+        "0",
+    ];
+    fails_with(&zero_alpha, "alpha must be > 0");
+    let nb_calibrate = [
+        "train",
+        "corpora",
+        "-o",
+        out,
+        "--classifier",
+        "mnb",
+        "--calibrate",
+    ];
+    fails_with(&nb_calibrate, "--calibrate are SVM flags");
 }
 
 #[test]
@@ -244,18 +234,4 @@ fn a_calibrated_svm_reports_probabilities_and_calibration_is_svm_only() {
         let p: f64 = line.rsplit('\t').next().unwrap().parse().unwrap();
         assert!(p > 0.0 && p < 1.0, "{line}");
     }
-    let (code, _, stderr) = outcome(&bowline(
-        &[
-            "train",
-            "corpora",
-            "-o",
-            arg(&model),
-            "--classifier",
-            "mnb",
-            "--calibrate",
-        ],
-        b"",
-    ));
-    assert_eq!(code, 2);
-    assert!(stderr.contains("--calibrate are SVM flags"), "{stderr}");
 }

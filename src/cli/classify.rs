@@ -41,10 +41,8 @@ pub struct ClassifyArgs {
     #[arg(short, long, default_value = "-")]
     pub output: PathBuf,
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub input: InputArgs,
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub runtime: RuntimeArgs,
 }
 

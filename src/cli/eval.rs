@@ -27,10 +27,8 @@ pub struct EvalArgs {
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub input: InputArgs,
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub runtime: RuntimeArgs,
 }
 

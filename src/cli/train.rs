@@ -128,16 +128,12 @@ pub struct TrainArgs {
     #[arg(long)]
     pub calibrate: bool,
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub input: InputArgs,
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub analysis: AnalysisArgs,
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub weighting: WeightingArgs,
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub runtime: RuntimeArgs,
 }
 

@@ -31,10 +31,8 @@ pub struct UpdateArgs {
     #[arg(short, long, value_name = "NEW_MODEL")]
     pub output: Option<PathBuf>,
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub input: InputArgs,
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub runtime: RuntimeArgs,
 }
 

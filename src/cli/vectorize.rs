@@ -32,16 +32,12 @@ pub struct VectorizeArgs {
     #[arg(long, value_name = "FILE", conflicts_with = "vocab")]
     pub use_vocab: Option<PathBuf>,
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub input: InputArgs,
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub analysis: AnalysisArgs,
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub weighting: WeightingArgs,
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub runtime: RuntimeArgs,
 }
 

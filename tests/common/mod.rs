@@ -48,3 +48,13 @@ pub fn write_tree(root: &Path, files: &[(&str, &[u8])]) {
 pub fn arg(path: &Path) -> &str {
     path.to_str().expect("UTF-8 temp path")
 }
+
+/// Runs `bowline` and checks that it stops with exit status 2 and `message` on stderr.
+pub fn fails_with(args: &[&str], message: &str) {
+    let (code, _, stderr) = outcome(&bowline(args, b""));
+    assert_eq!(code, 2, "{args:?}: {stderr}");
+    assert!(
+        stderr.contains(message),
+        "{args:?}: expected '{message}' in: {stderr}"
+    );
+}
