@@ -55,11 +55,14 @@ impl ClassifierChoice {
 
     /// Each classifier's default weighting and pruning, measured likewise: sublinear TF-IDF with
     /// L2 rows for all (Bernoulli looks only at presence); dropping terms seen in one document
-    /// helps multinomial NB. Bernoulli gains more from pruning (0.789 with bigrams and min-df 3)
+    /// helps multinomial NB and makes the SVM lighter. Bernoulli gains more from pruning (0.789 with bigrams and min-df 3)
     /// but then falls apart on small corpora, where it keeps almost no terms.
     fn vectorizer(self) -> VectorizerConfig {
         let (weighting, min_df) = match self {
-            ClassifierChoice::Svm => (Weighting::default(), 1),
+            // Pruning terms seen once costs the SVM 0.1 point on 20 Newsgroups (0.8717 to 0.8707)
+            // but removes three quarters of its 1.26 million bigram features: training takes
+            // about half the time and the model a quarter of the space.
+            ClassifierChoice::Svm => (Weighting::default(), 2),
             ClassifierChoice::Mnb => (Weighting::default(), 2),
             ClassifierChoice::Cnb => (Weighting::default(), 1),
             ClassifierChoice::Bnb => (Weighting::default(), 1),
