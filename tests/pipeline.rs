@@ -6,7 +6,9 @@ mod common;
 use bowline::analyze::{run_stages, Analyzed, Analyzer, AnalyzerConfig, StopWords};
 use bowline::corpus::{Document, Entry};
 use bowline::pipeline::{Layout, PipelineConfig, Stage};
-use bowline::vectorize::{fit_stages, svmlight::SvmlightWriter, Fitter, VectorizerConfig};
+use bowline::vectorize::{
+    fit_stages, svmlight::SvmlightWriter, transform_stages, Fitter, VectorizerConfig,
+};
 use common::{bowline, outcome};
 use proptest::prelude::*;
 
@@ -18,18 +20,6 @@ fn fit_bytes(
     batch_size: usize,
 ) -> Vec<u8> {
     let analyzer = Analyzer::new(config.clone()).unwrap();
-    let entries: Vec<Entry> = texts
-        .iter()
-        .enumerate()
-        .map(|(i, text)| {
-            let doc = Document {
-                id: i.to_string(),
-                label: None,
-                text: text.clone(),
-            };
-            Entry::loaded(doc, text.len() as u64)
-        })
-        .collect();
     let pipeline = PipelineConfig {
         layout,
         batch_size,
@@ -39,7 +29,7 @@ fn fit_bytes(
     let (interner, rows) = fitter.parts();
     let fused = matches!(pipeline.layout, Layout::Fused { .. });
     let stages = fit_stages(&analyzer, interner, u64::MAX, fused);
-    run_stages(Box::new(entries.into_iter()), &pipeline, stages, |item| {
+    run_stages(documents(texts), &pipeline, stages, |item| {
         rows.push(&item.counted);
         Ok(())
     })
@@ -125,6 +115,68 @@ proptest! {
     ) {
         let fused = fit_bytes(&texts, &config, Layout::Fused { workers: 1 }, 64);
         let staged = fit_bytes(&texts, &config, Layout::Staged { workers }, batch_size);
+        prop_assert_eq!(String::from_utf8(staged).unwrap(), String::from_utf8(fused).unwrap());
+    }
+}
+
+/// Transforms `texts` over the vectorizer fitted on them, returning the svmlight rows.
+fn transform_bytes(texts: &[String], config: &AnalyzerConfig, layout: Layout) -> Vec<u8> {
+    let analyzer = Analyzer::new(config.clone()).unwrap();
+    let mut fitter = Fitter::new(VectorizerConfig::default()).unwrap();
+    let mut terms = bowline::analyze::Terms::new();
+    let mut worker = analyzer.worker();
+    for text in texts {
+        worker.analyze(text, &mut terms);
+        fitter.add(&terms);
+    }
+    let (vectorizer, _) = fitter.finish(config.clone()).unwrap();
+    let fused = matches!(layout, Layout::Fused { .. });
+    let pipeline = PipelineConfig {
+        layout,
+        batch_size: 3,
+        max_in_flight: None,
+    };
+    let stages = transform_stages(&analyzer, &vectorizer, u64::MAX, fused);
+    let mut out = Vec::new();
+    let mut writer = SvmlightWriter::new();
+    run_stages(documents(texts), &pipeline, stages, |item| {
+        let row = &item.counted.row;
+        writer
+            .write_row(&mut out, item.counted.oov as i64, &row.indices, &row.values)
+            .unwrap();
+        Ok(())
+    })
+    .unwrap();
+    out
+}
+
+fn documents(texts: &[String]) -> Box<dyn Iterator<Item = Entry> + Send> {
+    let entries: Vec<Entry> = texts
+        .iter()
+        .enumerate()
+        .map(|(i, text)| {
+            let doc = Document {
+                id: i.to_string(),
+                label: None,
+                text: text.clone(),
+            };
+            Entry::loaded(doc, text.len() as u64)
+        })
+        .collect();
+    Box::new(entries.into_iter())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    #[test]
+    fn transform_is_the_same_fused_and_staged(
+        texts in texts(),
+        config in configs(),
+        workers in prop::collection::vec(1usize..=3, 1..8),
+    ) {
+        let fused = transform_bytes(&texts, &config, Layout::Fused { workers: 2 });
+        let staged = transform_bytes(&texts, &config, Layout::Staged { workers });
         prop_assert_eq!(String::from_utf8(staged).unwrap(), String::from_utf8(fused).unwrap());
     }
 }

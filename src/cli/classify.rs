@@ -15,7 +15,7 @@ use crate::error::{Error, Result};
 use crate::io::Output;
 use crate::model::Model;
 use crate::pipeline::Layout;
-use crate::vectorize::transform_stage;
+use crate::vectorize::transform_stages;
 
 /// Output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -67,8 +67,7 @@ pub fn run(args: ClassifyArgs) -> Result<Outcome> {
     let entries: Entries = Box::new(chained.into_iter().flatten());
     let analyzer = Analyzer::new(model.vectorizer.analyzer().clone())?;
     let fused = matches!(pipeline.layout, Layout::Fused { .. });
-    let mut stages = analyzer.stages(read.max_doc_bytes, fused);
-    stages.push(transform_stage(&model.vectorizer));
+    let stages = transform_stages(&analyzer, &model.vectorizer, read.max_doc_bytes, fused);
     let scorer = model.classifier.scorer();
     let progress = progress_bar();
     let mut output = Output::create(&args.output)?;

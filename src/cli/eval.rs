@@ -14,7 +14,7 @@ use crate::error::{Error, Result};
 use crate::eval::{Confusion, Report};
 use crate::model::Model;
 use crate::pipeline::Layout;
-use crate::vectorize::transform_stage;
+use crate::vectorize::transform_stages;
 
 /// Flags of `bowline eval`.
 #[derive(Debug, Args)]
@@ -50,11 +50,8 @@ pub fn run(args: EvalArgs) -> Result<Outcome> {
     let analyzer = Analyzer::new(model.vectorizer.analyzer().clone())?;
     let scorer = model.classifier.scorer();
     let (entries, _) = corpus::open(&args.corpus, &read)?;
-    let mut stages = analyzer.stages(
-        read.max_doc_bytes,
-        matches!(pipeline.layout, Layout::Fused { .. }),
-    );
-    stages.push(transform_stage(&model.vectorizer));
+    let fused = matches!(pipeline.layout, Layout::Fused { .. });
+    let stages = transform_stages(&analyzer, &model.vectorizer, read.max_doc_bytes, fused);
     let mut log = ReadLog::new(read.max_doc_bytes);
     let mut confusion = Confusion::new(model.labels.clone());
     let mut unknown: BTreeMap<String, u64> = BTreeMap::new();

@@ -1,19 +1,18 @@
 //! `bowline vectorize`: a corpus becomes an svmlight matrix and a vocabulary file.
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
 
 use super::log::ReadLog;
 use super::{AnalysisArgs, InputArgs, Outcome, RuntimeArgs, WeightingArgs};
-use crate::analyze::{Analyzed, Analyzer};
+use crate::analyze::{run_stages, Analyzed, Analyzer};
 use crate::corpus::{self, ReadOptions};
 use crate::error::{Error, Result};
 use crate::io::Output;
-use crate::pipeline::{PipelineConfig, StageStats};
+use crate::pipeline::{Layout, PipelineConfig, StageStats};
 use crate::vectorize::{
-    fit_corpus, svmlight::SvmlightWriter, transform_stage, VectorizerConfig, VocabularyFile,
+    fit_corpus, svmlight::SvmlightWriter, transform_stages, VectorizerConfig, VocabularyFile,
 };
 
 /// Flags of `bowline vectorize`.
@@ -186,9 +185,10 @@ fn transform(
     let mut output = Output::create(&job.output)?;
     let mut writer = SvmlightWriter::new();
     let (mut rows, mut oov) = (0u64, 0u64);
-    let count = vec![transform_stage(&vocabulary.vectorizer)];
+    let fused = matches!(job.pipeline.layout, Layout::Fused { .. });
     let max_doc_bytes = job.read.max_doc_bytes;
-    let stats = analyzer.run(entries, &job.pipeline, max_doc_bytes, count, |item: Analyzed| {
+    let stages = transform_stages(&analyzer, &vocabulary.vectorizer, max_doc_bytes, fused);
+    let stats = run_stages(entries, &job.pipeline, stages, |item: Analyzed| {
         log.note(&item.entry);
         if !item.entry.is_document() {
             return Ok(());
@@ -209,7 +209,6 @@ fn transform(
             .write_row(&mut output, id, &row.indices, &row.values)
             .map_err(|e| output.error(e))
     })?;
-    output.flush().map_err(|e| output.error(e))?;
     output.commit()?;
     let report = format!(
         "{rows} rows over {} terms, {oov} out-of-vocabulary terms -> {}",

@@ -150,6 +150,59 @@ fn fused_fit_stage<'a>(analyzer: &'a Analyzer, interner: &'a Interner) -> Stage<
     })
 }
 
+/// The stages of a transform over a fitted vectorizer: reading, analysis, counting and weighting.
+///
+/// As in [`fit_stages`], the fused layout without n-grams runs analysis and counting as one stage
+/// whose memo maps a token straight to its fitted column (or to "out of vocabulary").
+pub fn transform_stages<'a>(
+    analyzer: &'a Analyzer,
+    vectorizer: &'a FittedVectorizer,
+    max_doc_bytes: u64,
+    fused: bool,
+) -> Vec<Stage<'a, Analyzed>> {
+    if fused && analyzer.config().ngram_max == 1 {
+        return vec![
+            read_stage(max_doc_bytes),
+            fused_transform_stage(analyzer, vectorizer),
+        ];
+    }
+    let mut stages = analyzer.stages(max_doc_bytes, fused);
+    stages.push(transform_stage(vectorizer));
+    stages
+}
+
+/// Marks a term the fitted vocabulary does not have, in the id memo.
+const OUT_OF_VOCABULARY: u32 = u32::MAX;
+
+fn fused_transform_stage<'a>(
+    analyzer: &'a Analyzer,
+    vectorizer: &'a FittedVectorizer,
+) -> Stage<'a, Analyzed> {
+    Stage::new("analyze+count", move || {
+        let (mut worker, mut counter) = (analyzer.worker(), RowCounter::default());
+        Box::new(move |batch: &mut Vec<Analyzed>| {
+            let mut tokens = 0;
+            for item in batch.iter_mut().filter(|i| i.entry.is_document()) {
+                let mut oov = 0;
+                let column = |term: &str| vectorizer.column(term).unwrap_or(OUT_OF_VOCABULARY);
+                let each = |id| match id {
+                    OUT_OF_VOCABULARY => oov += 1,
+                    id => counter.bump(id),
+                };
+                let length = worker
+                    .analyze_ids(&item.entry.doc.text, column, each)
+                    .ok_or("analyze_ids called with n-grams configured")?;
+                counter.finish_row(length, &mut item.counted);
+                item.counted.oov = oov;
+                vectorizer.weigh(&mut item.counted.row, length);
+                tokens += u64::from(length);
+                release(item);
+            }
+            Ok(tokens)
+        })
+    })
+}
+
 /// The transform's counting stage: terms → fitted columns, then weighting, all on the workers.
 pub fn transform_stage(vectorizer: &FittedVectorizer) -> Stage<'_, Analyzed> {
     Stage::new("count", move || {

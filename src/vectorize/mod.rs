@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 
 pub use config::{DfBound, VectorizerConfig};
 pub use corpus_fit::{fit_corpus, FittedCorpus};
-pub use counting::{fit_stage, fit_stages, transform_stage, Counted, RowCounter};
+pub use counting::{fit_stage, fit_stages, transform_stage, transform_stages, Counted, RowCounter};
 pub use interner::Interner;
 pub use weighting::{Idf, Norm, Tf, Weighting};
 
