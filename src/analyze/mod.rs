@@ -27,7 +27,7 @@ pub use terms::Terms;
 
 use crate::corpus::{load_pending, Entries, Entry};
 use crate::error::Result;
-use crate::pipeline::{Layout, PipelineConfig, Stage, StageStats};
+use crate::pipeline::{PipelineConfig, Stage, StageStats};
 use crate::vectorize::Counted;
 
 /// A validated analysis chain, shared read-only by all workers.
@@ -108,7 +108,7 @@ impl Analyzer {
         then: Vec<Stage<'a, Analyzed>>,
         each: impl FnMut(Analyzed) -> Result<()>,
     ) -> Result<Vec<StageStats>> {
-        let fused = matches!(pipeline.layout, Layout::Fused { .. });
+        let fused = pipeline.is_fused();
         let mut stages = self.stages(max_doc_bytes, fused);
         stages.extend(then);
         run_stages(entries, pipeline, stages, each)

@@ -14,7 +14,6 @@ use crate::corpus::{self, Entries, InputFormat};
 use crate::error::{Error, Result};
 use crate::io::Output;
 use crate::model::Model;
-use crate::pipeline::Layout;
 use crate::vectorize::transform_stages;
 
 /// Output formats.
@@ -66,7 +65,7 @@ pub fn run(args: ClassifyArgs) -> Result<Outcome> {
     }
     let entries: Entries = Box::new(chained.into_iter().flatten());
     let analyzer = Analyzer::new(model.vectorizer.analyzer().clone())?;
-    let fused = matches!(pipeline.layout, Layout::Fused { .. });
+    let fused = pipeline.is_fused();
     let stages = transform_stages(&analyzer, &model.vectorizer, read.max_doc_bytes, fused);
     let scorer = model.classifier.scorer();
     let progress = progress_bar();

@@ -13,7 +13,6 @@ use crate::corpus;
 use crate::error::{Error, Result};
 use crate::eval::{Confusion, Report};
 use crate::model::Model;
-use crate::pipeline::Layout;
 use crate::vectorize::transform_stages;
 
 /// Flags of `bowline eval`.
@@ -50,7 +49,7 @@ pub fn run(args: EvalArgs) -> Result<Outcome> {
     let analyzer = Analyzer::new(model.vectorizer.analyzer().clone())?;
     let scorer = model.classifier.scorer();
     let (entries, _) = corpus::open(&args.corpus, &read)?;
-    let fused = matches!(pipeline.layout, Layout::Fused { .. });
+    let fused = pipeline.is_fused();
     let stages = transform_stages(&analyzer, &model.vectorizer, read.max_doc_bytes, fused);
     let mut log = ReadLog::new(read.max_doc_bytes);
     let mut confusion = Confusion::new(model.labels.clone());

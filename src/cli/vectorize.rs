@@ -10,7 +10,7 @@ use crate::analyze::{run_stages, Analyzed, Analyzer};
 use crate::corpus::{self, ReadOptions};
 use crate::error::{Error, Result};
 use crate::io::Output;
-use crate::pipeline::{Layout, PipelineConfig, StageStats};
+use crate::pipeline::{PipelineConfig, StageStats};
 use crate::vectorize::{
     fit_corpus, svmlight::SvmlightWriter, transform_stages, VectorizerConfig, VocabularyFile,
 };
@@ -185,7 +185,7 @@ fn transform(
     let mut output = Output::create(&job.output)?;
     let mut writer = SvmlightWriter::new();
     let (mut rows, mut oov) = (0u64, 0u64);
-    let fused = matches!(job.pipeline.layout, Layout::Fused { .. });
+    let fused = job.pipeline.is_fused();
     let max_doc_bytes = job.read.max_doc_bytes;
     let stages = transform_stages(&analyzer, &vocabulary.vectorizer, max_doc_bytes, fused);
     let stats = run_stages(entries, &job.pipeline, stages, |item: Analyzed| {

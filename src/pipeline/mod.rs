@@ -150,6 +150,12 @@ impl PipelineConfig {
         Ok(())
     }
 
+    /// True when all stages run together in each worker. Callers that build stages use it to
+    /// pick a fused variant that only makes sense inside one worker (a memo across stages).
+    pub fn is_fused(&self) -> bool {
+        matches!(self.layout, Layout::Fused { .. })
+    }
+
     fn workers_for(&self, stage: usize) -> usize {
         match &self.layout {
             Layout::Fused { workers } => *workers,

@@ -8,7 +8,7 @@ use super::{fit_stages, FittedVectorizer, Fitter, Matrix, VectorizerConfig};
 use crate::analyze::{run_stages, Analyzer};
 use crate::corpus::{self, Entry, ReadOptions};
 use crate::error::Result;
-use crate::pipeline::{Layout, PipelineConfig, StageStats};
+use crate::pipeline::{PipelineConfig, StageStats};
 
 /// A corpus turned into a fitted vectorizer and its training matrix.
 #[derive(Debug)]
@@ -53,7 +53,7 @@ pub fn fit_corpus(
     let mut fitter = Fitter::new(config.clone())?;
     let mut labels = Vec::new();
     let (interner, rows) = fitter.parts();
-    let fused = matches!(pipeline.layout, Layout::Fused { .. });
+    let fused = pipeline.is_fused();
     let stages = fit_stages(analyzer, interner, read.max_doc_bytes, fused);
     let stats = run_stages(entries, pipeline, stages, |item| {
         on_entry(&item.entry);

@@ -120,14 +120,25 @@ pub fn fit_stages<'a>(
     max_doc_bytes: u64,
     fused: bool,
 ) -> Vec<Stage<'a, Analyzed>> {
+    let fused_stage = || fused_fit_stage(analyzer, interner);
+    let counting = || fit_stage(interner);
+    counting_stages(analyzer, max_doc_bytes, fused, fused_stage, counting)
+}
+
+/// Reading and analysis followed by a counting stage; or, in the fused layout without n-grams,
+/// reading followed by `fused_stage`, which analyzes and counts in one.
+fn counting_stages<'a>(
+    analyzer: &'a Analyzer,
+    max_doc_bytes: u64,
+    fused: bool,
+    fused_stage: impl FnOnce() -> Stage<'a, Analyzed>,
+    counting: impl FnOnce() -> Stage<'a, Analyzed>,
+) -> Vec<Stage<'a, Analyzed>> {
     if fused && analyzer.config().ngram_max == 1 {
-        return vec![
-            read_stage(max_doc_bytes),
-            fused_fit_stage(analyzer, interner),
-        ];
+        return vec![read_stage(max_doc_bytes), fused_stage()];
     }
     let mut stages = analyzer.stages(max_doc_bytes, fused);
-    stages.push(fit_stage(interner));
+    stages.push(counting());
     stages
 }
 
@@ -160,15 +171,9 @@ pub fn transform_stages<'a>(
     max_doc_bytes: u64,
     fused: bool,
 ) -> Vec<Stage<'a, Analyzed>> {
-    if fused && analyzer.config().ngram_max == 1 {
-        return vec![
-            read_stage(max_doc_bytes),
-            fused_transform_stage(analyzer, vectorizer),
-        ];
-    }
-    let mut stages = analyzer.stages(max_doc_bytes, fused);
-    stages.push(transform_stage(vectorizer));
-    stages
+    let fused_stage = || fused_transform_stage(analyzer, vectorizer);
+    let counting = || transform_stage(vectorizer);
+    counting_stages(analyzer, max_doc_bytes, fused, fused_stage, counting)
 }
 
 /// Marks a term the fitted vocabulary does not have, in the id memo.
