@@ -232,19 +232,14 @@ fn a_panicking_stage_after_analysis_stops_the_run_with_its_message() {
             batch_size: 16,
             max_in_flight: Some(4),
         };
+        let mut stages = analyzer.stages(u64::MAX, pipeline.is_fused());
+        stages.push(panics_on_4321());
         let mut seen = 0;
-        let error = analyzer
-            .run(
-                numbered_docs(),
-                &pipeline,
-                u64::MAX,
-                vec![panics_on_4321()],
-                |_| {
-                    seen += 1;
-                    Ok(())
-                },
-            )
-            .unwrap_err();
+        let error = run_stages(numbered_docs(), &pipeline, stages, |_| {
+            seen += 1;
+            Ok(())
+        })
+        .unwrap_err();
         assert!(
             error.to_string().contains("cannot handle document 4321"),
             "{error}"

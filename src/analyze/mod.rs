@@ -95,25 +95,6 @@ impl Analyzer {
         stages
     }
 
-    /// Reads and analyzes `entries` on the pipeline's threads and hands every entry, analyzed
-    /// and in input order, to `each` on the calling thread. Entries that are not documents
-    /// (failed, binary) come through too, with no terms, so the caller can report them in order.
-    ///
-    /// `then` are stages to run after analysis on the same threads, such as counting.
-    pub fn run<'a>(
-        &'a self,
-        entries: Entries,
-        pipeline: &PipelineConfig,
-        max_doc_bytes: u64,
-        then: Vec<Stage<'a, Analyzed>>,
-        each: impl FnMut(Analyzed) -> Result<()>,
-    ) -> Result<Vec<StageStats>> {
-        let fused = pipeline.is_fused();
-        let mut stages = self.stages(max_doc_bytes, fused);
-        stages.extend(then);
-        run_stages(entries, pipeline, stages, each)
-    }
-
     fn step_stage<'a>(&'a self, name: &'static str, step: Step<'a>) -> Stage<'a, Analyzed> {
         Stage::new(name, move || {
             let mut worker = self.worker();

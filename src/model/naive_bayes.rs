@@ -263,16 +263,6 @@ impl LinearScorer {
                 .for_each(|(score, w)| *score += x * w);
         }
     }
-
-    /// The weight of feature `j` for class `c`.
-    pub fn weight(&self, c: usize, j: usize) -> f64 {
-        self.weights[j * self.bias.len() + c]
-    }
-
-    /// The bias of class `c`.
-    pub fn bias(&self, c: usize) -> f64 {
-        self.bias[c]
-    }
 }
 
 /// Turns joint log-likelihoods into posterior probabilities, in place, by log-sum-exp.
