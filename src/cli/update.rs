@@ -16,7 +16,7 @@ use crate::analyze::Analyzer;
 use crate::error::{Error, Result};
 use crate::model::{file::utc_now, Classifier, Model};
 use crate::vectorize::{
-    fit_corpus, FittedCorpus, FittedVectorizer, Idf, MatrixBuilder, Norm, SparseRow, Tf,
+    fit_corpus, renumber, FittedCorpus, FittedVectorizer, Idf, MatrixBuilder, Norm, SparseRow, Tf,
     VectorizerConfig, Weighting,
 };
 
@@ -128,17 +128,15 @@ fn reweigh(
     columns: &[u32],
 ) -> Result<crate::vectorize::Matrix> {
     let mut builder = MatrixBuilder::default();
-    let mut row = SparseRow::default();
+    let (mut row, mut pairs) = (SparseRow::default(), Vec::new());
     for counts in fitted.matrix.outer_iterator() {
-        let mut pairs: Vec<(u32, f64)> = counts
-            .indices()
-            .iter()
-            .zip(counts.data())
-            .map(|(&j, &count)| (columns[j as usize], count))
-            .collect();
-        pairs.sort_unstable_by_key(|&(j, _)| j);
-        row.indices = pairs.iter().map(|&(j, _)| j).collect();
-        row.values = pairs.iter().map(|&(_, count)| count).collect();
+        renumber(
+            counts.indices(),
+            counts.data(),
+            columns,
+            &mut pairs,
+            &mut row,
+        );
         // Nothing was pruned while counting, so the counts add up to the document's length.
         let length = row.values.iter().sum::<f64>() as u32;
         merged.weigh(&mut row, length);

@@ -223,9 +223,9 @@ pub(crate) fn row_chunks(rows: usize) -> Vec<std::ops::Range<usize>> {
         .collect()
 }
 
-/// Maps a row of provisional ids to final columns, dropping pruned terms and sorting by column;
-/// `pairs` is scratch space reused between rows.
-fn renumber(
+/// Maps a row's columns through `remap` (old column → new, `u32::MAX` for a dropped one),
+/// dropping those and sorting by new column; `pairs` is scratch space reused between rows.
+pub fn renumber(
     ids: &[u32],
     counts: &[f64],
     remap: &[u32],
