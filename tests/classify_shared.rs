@@ -94,3 +94,49 @@ fn sms_every_classifier_reaches_0_98() {
         assert!(accuracy >= 0.98, "{name}: {accuracy}");
     }
 }
+
+/// Copies every other file of each class folder under `from` to `to`, starting at `first`.
+fn every_other_file(from: &std::path::Path, to: &std::path::Path, first: usize) {
+    for class in std::fs::read_dir(from).unwrap() {
+        let class = class.unwrap().path();
+        let mut files: Vec<_> = std::fs::read_dir(&class)
+            .unwrap()
+            .map(|f| f.unwrap().path())
+            .collect();
+        files.sort();
+        let folder = to.join(class.file_name().unwrap());
+        std::fs::create_dir_all(&folder).unwrap();
+        for file in files.iter().skip(first).step_by(2) {
+            std::fs::copy(file, folder.join(file.file_name().unwrap())).unwrap();
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs ../shared/corpora"]
+fn news_svm_trained_on_half_and_updated_with_the_rest_is_within_half_a_point() {
+    let dir = tempfile::tempdir().unwrap();
+    let train = std::path::Path::new(NEWS).join("train");
+    let (first, second) = (dir.path().join("first"), dir.path().join("second"));
+    every_other_file(&train, &first, 0);
+    every_other_file(&train, &second, 1);
+    let model = dir.path().join("m.model");
+    for args in [
+        vec!["train", arg(&first), "-o", arg(&model), "-q"],
+        vec!["update", arg(&model), arg(&second), "-q"],
+    ] {
+        let (code, _, stderr) = outcome(&bowline(&args, b""));
+        assert_eq!(code, 0, "{stderr}");
+    }
+    let test = format!("{NEWS}/test");
+    let (code, stdout, stderr) =
+        outcome(&bowline(&["eval", arg(&model), &test, "--json", "-q"], b""));
+    assert_eq!(code, 0, "{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let updated = report["accuracy"].as_f64().unwrap();
+    let retrained = news("svm");
+    assert!(
+        (updated - retrained).abs() <= 0.005,
+        "updated {updated:.4}, retrained {retrained:.4}"
+    );
+}

@@ -40,7 +40,7 @@ pub enum Command {
     Eval(EvalArgs),
     /// Label unlabeled files or folder trees with a model.
     Classify(ClassifyArgs),
-    /// Add labelled documents to a naive Bayes model without retraining from scratch.
+    /// Add labelled documents to a model without retraining from scratch.
     Update(UpdateArgs),
 }
 

@@ -123,9 +123,13 @@ pub struct TrainArgs {
     /// SVM passes over the data at most [default: 1000].
     #[arg(long)]
     pub max_iterations: Option<usize>,
-    /// SVM seed for the coordinate order [default: 1].
+    /// SVM seed for the coordinate order and the reservoir's sample [default: 1].
     #[arg(long)]
     pub seed: Option<u64>,
+    /// SVM: training documents kept in the model (a uniform sample) that `bowline update`
+    /// revisits; 0 keeps none [default: 4096].
+    #[arg(long, value_name = "DOCS")]
+    pub reservoir: Option<u32>,
     /// SVM: fit Platt scaling on a held-out fifth of the training data, so `classify` reports
     /// calibrated probabilities (trains twice).
     #[arg(long)]
@@ -156,11 +160,12 @@ impl TrainArgs {
                     || self.tolerance.is_some()
                     || self.max_iterations.is_some()
                     || self.seed.is_some()
+                    || self.reservoir.is_some()
                     || self.calibrate;
                 if svm_flags {
                     return Err(Error::Config(
-                        "--c, --loss, --tolerance, --max-iterations, --seed and --calibrate are \
-                         SVM flags"
+                        "--c, --loss, --tolerance, --max-iterations, --seed, --reservoir and \
+                         --calibrate are SVM flags"
                             .into(),
                     ));
                 }
@@ -184,6 +189,7 @@ impl TrainArgs {
                     tolerance: self.tolerance.unwrap_or(defaults.tolerance),
                     max_iterations: self.max_iterations.unwrap_or(defaults.max_iterations),
                     seed: self.seed.unwrap_or(defaults.seed),
+                    reservoir: self.reservoir.unwrap_or(defaults.reservoir),
                 };
                 params.validate()?;
                 Ok(Trainer::Svm(params, self.calibrate))
@@ -264,8 +270,8 @@ pub fn run(args: TrainArgs) -> Result<Outcome> {
 }
 
 /// Reports the classes whose SVM stopped at the iteration cap.
-fn report_unconverged(svm: &LinearSvm, classes: &[String]) {
-    for (binary, class) in svm.per_class().iter().zip(classes) {
+pub(super) fn report_unconverged(svm: &LinearSvm, classes: &[String]) {
+    for (binary, class) in svm.convergence().iter().zip(classes) {
         if !binary.converged {
             eprintln!(
                 "bowline: warning: class '{class}': SVM stopped at the iteration cap ({}) before \

@@ -1,20 +1,26 @@
-//! `bowline update`: teach a saved naive Bayes model more labelled documents.
+//! `bowline update`: teach a saved model more labelled documents.
 //!
 //! The new documents are counted over their own vocabulary, which is merged with the model's:
 //! new terms become new columns, new classes new labels, document frequencies add up. Each new
-//! document is then weighted with the merged vectorizer and added to the model's counts. With a
-//! weighting that depends on the document alone (no idf) and no pruning, the result equals
-//! training on all documents at once; with idf, earlier documents keep the weights they had.
+//! document is then weighted with the merged vectorizer.
+//!
+//! Naive Bayes adds the new rows to its counts. With a weighting that depends on the document
+//! alone (no idf) and no pruning, the result equals training on all documents at once; with idf,
+//! earlier documents keep the weights they had.
+//!
+//! The SVM continues its dual problem over its reservoir of earlier rows, re-weighted with the
+//! new idf, plus the new rows (see [`LinearSvm::update`](crate::model::LinearSvm::update)).
 
 use std::path::PathBuf;
 
 use clap::Args;
 
 use super::log::ReadLog;
+use super::train::report_unconverged;
 use super::{InputArgs, Outcome, RuntimeArgs};
 use crate::analyze::Analyzer;
 use crate::error::{Error, Result};
-use crate::model::{file::utc_now, Classifier, Model};
+use crate::model::{file::utc_now, Classifier, ColumnChange, Model};
 use crate::vectorize::{
     fit_corpus, renumber, FittedCorpus, FittedVectorizer, Idf, MatrixBuilder, Norm, SparseRow, Tf,
     VectorizerConfig, Weighting,
@@ -51,12 +57,6 @@ fn counting() -> VectorizerConfig {
 /// Runs the command.
 pub fn run(args: UpdateArgs) -> Result<Outcome> {
     let mut model = Model::load(&args.model)?;
-    if !matches!(model.classifier, Classifier::NaiveBayes(_)) {
-        return Err(Error::input(
-            &args.model,
-            "updating an SVM model is not supported yet; train it again on all documents",
-        ));
-    }
     let read = args.input.options()?;
     let pipeline = args.runtime.pipeline()?;
     args.runtime.init_thread_pool();
@@ -74,9 +74,20 @@ pub fn run(args: UpdateArgs) -> Result<Outcome> {
     let (merged, ours, theirs) = model.vectorizer.extend(&fitted.vectorizer)?;
     let ids = new_class_ids(&mut model, &fitted, &args.corpus)?;
     let rows = reweigh(&fitted, &merged, &theirs)?;
-    if let Classifier::NaiveBayes(nb) = &mut model.classifier {
-        nb.remap(&ours, merged.terms().len(), model.labels.len());
-        nb.add(&rows, &ids);
+    match &mut model.classifier {
+        Classifier::NaiveBayes(nb) => {
+            nb.remap(&ours, merged.terms().len(), model.labels.len());
+            nb.add(&rows, &ids);
+        }
+        Classifier::Svm(svm) => {
+            let change = ColumnChange {
+                columns: &ours,
+                rescale: &rescale(&model.vectorizer, &merged, &ours),
+                l2: merged.config().weighting.norm == Norm::L2,
+            };
+            svm.update(&rows, &ids, model.labels.len(), change)?;
+            report_unconverged(svm, &model.labels);
+        }
     }
     model.info.docs_per_class.resize(model.labels.len(), 0);
     ids.iter()
@@ -130,6 +141,9 @@ fn reweigh(
     let mut builder = MatrixBuilder::default();
     let (mut row, mut pairs) = (SparseRow::default(), Vec::new());
     for counts in fitted.matrix.outer_iterator() {
+        // Nothing was pruned while counting, so the counts add up to the document's length,
+        // including the new terms the merged vocabulary leaves out.
+        let length = counts.data().iter().sum::<f64>() as u32;
         renumber(
             counts.indices(),
             counts.data(),
@@ -137,10 +151,21 @@ fn reweigh(
             &mut pairs,
             &mut row,
         );
-        // Nothing was pruned while counting, so the counts add up to the document's length.
-        let length = row.values.iter().sum::<f64>() as u32;
         merged.weigh(&mut row, length);
         builder.push(&row);
     }
     builder.finish(merged.terms().len())
+}
+
+/// Per merged column, its new idf over its old one: how the values of earlier rows change. A
+/// column the model did not have, or whose old idf was zero (a term in every document under plain
+/// idf, whose values were all zero), keeps factor 1.
+fn rescale(old: &FittedVectorizer, merged: &FittedVectorizer, columns: &[u32]) -> Vec<f64> {
+    let mut factors = vec![1.0; merged.terms().len()];
+    for (&new, &before) in columns.iter().zip(old.idf()) {
+        if before > 0.0 {
+            factors[new as usize] = merged.idf()[new as usize] / before;
+        }
+    }
+    factors
 }

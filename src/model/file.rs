@@ -15,7 +15,7 @@ use crate::vectorize::FittedVectorizer;
 
 const MAGIC: &[u8; 8] = b"BOWLINE\x01";
 /// The format this bowline writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 const HEADER: usize = 8 + 4 + 8 + 4;
 
 /// A trained classifier.
@@ -29,10 +29,10 @@ pub enum Classifier {
 
 impl Classifier {
     /// A scorer whose highest score is the predicted class.
-    pub fn scorer(&self) -> super::LinearScorer {
+    pub fn scorer(&self) -> super::Scorer<'_> {
         match self {
-            Classifier::NaiveBayes(nb) => nb.scorer(),
-            Classifier::Svm(svm) => svm.scorer(),
+            Classifier::NaiveBayes(nb) => super::Scorer::Sparse(nb.scorer()),
+            Classifier::Svm(svm) => super::Scorer::Dense(svm),
         }
     }
 

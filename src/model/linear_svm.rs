@@ -5,12 +5,18 @@
 //! The bias is an extra feature of constant value 1, regularized like the others, as LIBLINEAR
 //! and scikit-learn's `LinearSVC` do. Coordinates are visited in a random order drawn from a
 //! seeded generator, so training is deterministic for a given seed.
+//!
+//! Updating continues the same dual problem over the union of old and new rows: the rows kept in
+//! the model's [`Reservoir`] and the new rows are optimized again, while the dual variables of
+//! the rows that were not kept stay as they were, folded into a fixed part of the weights. This
+//! is block coordinate descent on the union's dual, so it never starts from scratch.
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::naive_bayes::LinearScorer;
 use super::platt::Sigmoid;
+use super::random::SplitMix;
+use super::reservoir::{KeptRow, Reservoir};
 use crate::error::{Error, Result};
 use crate::vectorize::{Matrix, MatrixBuilder, SparseRow};
 
@@ -34,8 +40,11 @@ pub struct SvmParams {
     pub tolerance: f64,
     /// Passes over the data at most; default 1000.
     pub max_iterations: usize,
-    /// Seed of the coordinate order; default 1.
+    /// Seed of the coordinate order and of the reservoir's sampling; default 1.
     pub seed: u64,
+    /// Training rows kept in the model for later updates, a uniform sample; default 4096, 0 keeps
+    /// none (updates then see only the new rows).
+    pub reservoir: u32,
 }
 
 impl Default for SvmParams {
@@ -46,6 +55,7 @@ impl Default for SvmParams {
             tolerance: 0.1,
             max_iterations: 1000,
             seed: 1,
+            reservoir: 4096,
         }
     }
 }
@@ -65,11 +75,20 @@ impl SvmParams {
     }
 }
 
-/// One binary problem's solution: weights (bias last) and dual variables.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// One binary problem's solution: weights, bias last.
+#[derive(Debug, Clone, PartialEq)]
 pub struct BinarySvm {
     /// Weights, one per feature, then the bias.
     pub weights: Vec<f64>,
+    /// Passes made over the data.
+    pub iterations: usize,
+    /// Whether the tolerance was met before the iteration cap.
+    pub converged: bool,
+}
+
+/// How one class's solve ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Convergence {
     /// Passes made over the data.
     pub iterations: usize,
     /// Whether the tolerance was met before the iteration cap.
@@ -81,39 +100,186 @@ pub struct BinarySvm {
 pub struct LinearSvm {
     params: SvmParams,
     features: usize,
-    per_class: Vec<BinarySvm>,
+    /// Feature-major, `weights[j * classes + c]`, so that a document's term touches one run of
+    /// memory for all classes. Stored as `f32`: half the size and load time, and the rounding
+    /// (relative 6e-8) is far below the solver's tolerance.
+    #[serde(with = "super::packed")]
+    weights: Vec<f32>,
+    bias: Vec<f64>,
+    convergence: Vec<Convergence>,
     /// Per-class Platt sigmoids, when trained with calibration.
     calibration: Option<Vec<Sigmoid>>,
+    /// Earlier training rows for updates.
+    reservoir: Reservoir,
+}
+
+/// Where a solve starts: weights (bias last) and the dual variables they come from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Start {
+    /// w = Σ α_i y_i (x_i, 1), plus any fixed part from rows outside the problem.
+    pub weights: Vec<f64>,
+    /// One dual variable per row.
+    pub alpha: Vec<f64>,
+}
+
+impl Start {
+    /// All zero: training from scratch.
+    pub fn cold(features: usize, rows: usize) -> Self {
+        Start {
+            weights: vec![0.0; features + 1],
+            alpha: vec![0.0; rows],
+        }
+    }
+}
+
+/// How a model's columns change when its vocabulary grows in an update.
+#[derive(Debug, Clone, Copy)]
+pub struct ColumnChange<'a> {
+    /// The new column of each of the model's columns.
+    pub columns: &'a [u32],
+    /// Per new column, the factor by which its values change (the new idf over the old; 1 for a
+    /// column the model did not have).
+    pub rescale: &'a [f64],
+    /// Whether rows are scaled to unit length after weighting.
+    pub l2: bool,
 }
 
 impl LinearSvm {
     /// Trains one binary SVM per class (class `c` against the rest), in parallel.
     pub fn train(x: &Matrix, labels: &[u32], classes: usize, params: SvmParams) -> Result<Self> {
         params.validate()?;
-        let norms = squared_norms(x);
-        let per_class = (0..classes)
-            .into_par_iter()
-            .map(|c| {
-                let y: Vec<f64> = labels
-                    .iter()
-                    .map(|&l| if l as usize == c { 1.0 } else { -1.0 })
-                    .collect();
-                solve(
-                    x,
-                    &y,
-                    &norms,
-                    &params,
-                    params.seed.wrapping_add(c as u64),
-                    |_| {},
-                )
-            })
+        let starts = (0..classes)
+            .map(|_| Start::cold(x.cols(), labels.len()))
             .collect();
-        Ok(LinearSvm {
+        let (per_class, alphas) = solve_classes(x, labels, &params, starts, 0);
+        let mut reservoir = Reservoir::new(params.reservoir, params.seed);
+        keep_rows(&mut reservoir, x, labels, &alphas, 0);
+        let mut svm = LinearSvm {
             params,
             features: x.cols(),
-            per_class,
+            weights: Vec::new(),
+            bias: Vec::new(),
+            convergence: Vec::new(),
             calibration: None,
-        })
+            reservoir,
+        };
+        svm.store(per_class);
+        Ok(svm)
+    }
+
+    /// Learns from new rows `x` (in the grown vocabulary's columns and weighting, described by
+    /// `change`) with their class ids; `classes` counts old and new classes. The kept rows are
+    /// moved and re-weighted into the new columns, then they and the new rows are optimized
+    /// again from their current dual variables; finally the new rows are offered to the
+    /// reservoir. A class first seen here gets the mean of the other classes' Platt sigmoids.
+    pub fn update(
+        &mut self,
+        x: &Matrix,
+        labels: &[u32],
+        classes: usize,
+        change: ColumnChange,
+    ) -> Result<()> {
+        let fixed = self.fixed_weights(x.cols(), classes, change);
+        self.move_kept_rows(classes, change);
+        let kept = self.reservoir.rows();
+        let mut builder = MatrixBuilder::default();
+        let mut row = SparseRow::default();
+        for k in kept {
+            row.indices.clone_from(&k.indices);
+            row.values.clear();
+            row.values.extend(k.values.iter().map(|&v| f64::from(v)));
+            builder.push(&row);
+        }
+        for i in 0..labels.len() {
+            let (indices, values) = self::row(x, i);
+            builder.push(&SparseRow {
+                indices: indices.to_vec(),
+                values: values.to_vec(),
+            });
+        }
+        let all = builder.finish(x.cols())?;
+        let all_labels: Vec<u32> = kept
+            .iter()
+            .map(|k| k.label)
+            .chain(labels.iter().copied())
+            .collect();
+        let starts = fixed
+            .into_iter()
+            .enumerate()
+            .map(|(c, weights)| warm_start(&all, &all_labels, kept, c, weights))
+            .collect();
+        let first_new = kept.len();
+        let salt = self.reservoir.seen();
+        let (per_class, alphas) = solve_classes(&all, &all_labels, &self.params, starts, salt);
+        for (i, k) in self.reservoir.rows_mut().iter_mut().enumerate() {
+            k.alpha = alphas.iter().map(|a| a[i] as f32).collect();
+        }
+        keep_rows(&mut self.reservoir, &all, &all_labels, &alphas, first_new);
+        self.features = x.cols();
+        self.store(per_class);
+        if let Some(sigmoids) = &mut self.calibration {
+            let count = sigmoids.len() as f64;
+            let mean = Sigmoid {
+                a: sigmoids.iter().map(|s| s.a).sum::<f64>() / count,
+                b: sigmoids.iter().map(|s| s.b).sum::<f64>() / count,
+            };
+            sigmoids.resize(classes, mean);
+        }
+        Ok(())
+    }
+
+    /// Each class's weights with the kept rows' part taken out, in the new columns: what the
+    /// rows outside the reservoir contribute, scaled as their values would be. A new class has
+    /// none.
+    fn fixed_weights(
+        &self,
+        features: usize,
+        classes: usize,
+        change: ColumnChange,
+    ) -> Vec<Vec<f64>> {
+        let old = self.bias.len();
+        let mut fixed: Vec<Vec<f64>> = (0..classes)
+            .map(|c| {
+                let mut w = vec![0.0; features + 1];
+                if c < old {
+                    let before = self.weights.iter().skip(c).step_by(old);
+                    for (&j, &v) in change.columns.iter().zip(before) {
+                        w[j as usize] = f64::from(v);
+                    }
+                    w[features] = self.bias[c];
+                }
+                w
+            })
+            .collect();
+        for k in self.reservoir.rows() {
+            for (c, (w, &a)) in fixed.iter_mut().zip(&k.alpha).enumerate() {
+                let step = f64::from(a) * target(k.label, c);
+                for (&j, &v) in k.indices.iter().zip(&k.values) {
+                    w[change.columns[j as usize] as usize] -= step * f64::from(v);
+                }
+                w[features] -= step;
+            }
+        }
+        for w in &mut fixed {
+            w.iter_mut().zip(change.rescale).for_each(|(v, r)| *v *= r);
+        }
+        fixed
+    }
+
+    /// Moves the kept rows to the new columns and weighting, with a zero dual variable for each
+    /// new class.
+    fn move_kept_rows(&mut self, classes: usize, change: ColumnChange) {
+        for k in self.reservoir.rows_mut() {
+            for (j, v) in k.indices.iter_mut().zip(&mut k.values) {
+                *j = change.columns[*j as usize];
+                *v = (f64::from(*v) * change.rescale[*j as usize]) as f32;
+            }
+            let norm = k.values.iter().map(|v| v * v).sum::<f32>().sqrt();
+            if change.l2 && norm > 0.0 {
+                k.values.iter_mut().for_each(|v| *v /= norm);
+            }
+            k.alpha.resize(classes, 0.0);
+        }
     }
 
     /// Trains like [`LinearSvm::train`] and adds Platt scaling: an SVM trained on four fifths of
@@ -142,7 +308,7 @@ impl LinearSvm {
             ))
         };
         let ((fit_x, fit_y), (held_x, held_y)) = (pick(&kept)?, pick(&held)?);
-        let scorer = LinearSvm::train(&fit_x, &fit_y, classes, params)?.scorer();
+        let scorer = LinearSvm::train(&fit_x, &fit_y, classes, params)?;
         let mut decisions = vec![Vec::with_capacity(held_y.len()); classes];
         let mut scores = vec![0.0; classes];
         for i in 0..held_y.len() {
@@ -187,21 +353,61 @@ impl LinearSvm {
         &self.params
     }
 
-    /// Each class's binary solution.
-    pub fn per_class(&self) -> &[BinarySvm] {
-        &self.per_class
+    /// How each class's solve ended.
+    pub fn convergence(&self) -> &[Convergence] {
+        &self.convergence
     }
 
-    /// A scorer giving each class's decision value w·x + b.
-    pub fn scorer(&self) -> LinearScorer {
-        let n = self.features;
-        let mut weights = Vec::with_capacity(self.per_class.len() * n);
-        let mut bias = Vec::with_capacity(self.per_class.len());
-        for svm in &self.per_class {
-            weights.extend_from_slice(&svm.weights[..n]);
-            bias.push(svm.weights[n]);
+    /// Class `c`'s weights, bias last.
+    pub fn class_weights(&self, c: usize) -> Vec<f64> {
+        let k = self.bias.len();
+        let weights = self
+            .weights
+            .iter()
+            .skip(c)
+            .step_by(k)
+            .map(|&w| f64::from(w));
+        weights.chain([self.bias[c]]).collect()
+    }
+
+    /// Keeps the solutions, feature-major.
+    fn store(&mut self, per_class: Vec<BinarySvm>) {
+        let (k, n) = (per_class.len(), self.features);
+        self.weights = vec![0.0; n * k];
+        for (c, svm) in per_class.iter().enumerate() {
+            for (j, &w) in svm.weights[..n].iter().enumerate() {
+                self.weights[j * k + c] = w as f32;
+            }
         }
-        LinearScorer::from_class_major(&weights, bias, n, false)
+        self.bias = per_class.iter().map(|svm| svm.weights[n]).collect();
+        self.convergence = per_class
+            .iter()
+            .map(|svm| Convergence {
+                iterations: svm.iterations,
+                converged: svm.converged,
+            })
+            .collect();
+    }
+
+    /// The training rows kept for updates.
+    pub fn reservoir(&self) -> &Reservoir {
+        &self.reservoir
+    }
+
+    /// Fills `out` (one slot per class) with the decision values w·x + b of one row. Columns
+    /// beyond the model's features (terms it never saw) are ignored.
+    pub fn scores(&self, indices: &[u32], values: &[f64], out: &mut [f64]) {
+        let k = self.bias.len();
+        out.copy_from_slice(&self.bias);
+        for (&j, &value) in indices.iter().zip(values) {
+            let j = j as usize;
+            if j < self.features {
+                let weights = &self.weights[j * k..(j + 1) * k];
+                out.iter_mut()
+                    .zip(weights)
+                    .for_each(|(score, &w)| *score += value * f64::from(w));
+            }
+        }
     }
 }
 
@@ -226,43 +432,101 @@ fn dot(w: &[f64], indices: &[u32], values: &[f64]) -> f64 {
         .sum()
 }
 
-/// A small, fast, seedable generator (SplitMix64) for the coordinate order.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn shuffle(&mut self, items: &mut [usize]) {
-        for i in (1..items.len()).rev() {
-            let j = (self.next() % (i as u64 + 1)) as usize;
-            items.swap(i, j);
-        }
+/// +1 for rows of class `c`, −1 for the rest.
+fn target(label: u32, c: usize) -> f64 {
+    if label as usize == c {
+        1.0
+    } else {
+        -1.0
     }
 }
 
-/// Dual coordinate descent for one binary problem with labels ±1. `after_pass` is called with the
-/// dual variables after every pass (tests use it to watch the objective).
+/// Solves every class's binary problem from its start, in parallel; returns the solutions and
+/// each class's dual variables. `salt` varies the coordinate order between updates.
+fn solve_classes(
+    x: &Matrix,
+    labels: &[u32],
+    params: &SvmParams,
+    starts: Vec<Start>,
+    salt: u64,
+) -> (Vec<BinarySvm>, Vec<Vec<f64>>) {
+    let norms = squared_norms(x);
+    starts
+        .into_par_iter()
+        .enumerate()
+        .map(|(c, start)| {
+            let y: Vec<f64> = labels.iter().map(|&l| target(l, c)).collect();
+            let seed = params.seed.wrapping_add(salt).wrapping_add(c as u64);
+            solve(x, &y, &norms, params, seed, start, |_| {})
+        })
+        .unzip()
+}
+
+/// Class `c`'s start for an update: the fixed weights plus what the kept rows (the first rows of
+/// `x`) contribute with their dual variables; the new rows start at zero.
+fn warm_start(
+    x: &Matrix,
+    labels: &[u32],
+    kept: &[KeptRow],
+    c: usize,
+    mut weights: Vec<f64>,
+) -> Start {
+    let n = x.cols();
+    let mut alpha = vec![0.0; labels.len()];
+    for (i, k) in kept.iter().enumerate() {
+        alpha[i] = f64::from(k.alpha[c]);
+        let step = alpha[i] * target(k.label, c);
+        let (indices, values) = row(x, i);
+        for (&j, &v) in indices.iter().zip(values) {
+            weights[j as usize] += step * v;
+        }
+        weights[n] += step;
+    }
+    Start { weights, alpha }
+}
+
+/// Offers rows `first..` of `x` to the reservoir with their dual variables.
+fn keep_rows(
+    reservoir: &mut Reservoir,
+    x: &Matrix,
+    labels: &[u32],
+    alphas: &[Vec<f64>],
+    first: usize,
+) {
+    for (i, &label) in labels.iter().enumerate().skip(first) {
+        reservoir.offer(|| {
+            let (indices, values) = row(x, i);
+            KeptRow {
+                indices: indices.to_vec(),
+                values: values.iter().map(|&v| v as f32).collect(),
+                label,
+                alpha: alphas.iter().map(|a| a[i] as f32).collect(),
+            }
+        });
+    }
+}
+
+/// Dual coordinate descent for one binary problem with labels ±1, from `start`. Returns the
+/// solution and its dual variables. `after_pass` is called with the dual variables after every
+/// pass (tests use it to watch the objective).
 pub fn solve(
     x: &Matrix,
     y: &[f64],
     norms: &[f64],
     params: &SvmParams,
     seed: u64,
+    start: Start,
     mut after_pass: impl FnMut(&[f64]),
-) -> BinarySvm {
+) -> (BinarySvm, Vec<f64>) {
     let n = x.cols();
     let (upper, diagonal) = match params.loss {
         Loss::Hinge => (params.c, 0.0),
         Loss::SquaredHinge => (f64::INFINITY, 0.5 / params.c),
     };
-    let mut w = vec![0.0; n + 1];
-    let mut alpha = vec![0.0; y.len()];
+    let Start {
+        weights: mut w,
+        mut alpha,
+    } = start;
     let mut order: Vec<usize> = (0..y.len()).collect();
     let mut rng = SplitMix(seed);
     let mut iterations = 0;
@@ -300,11 +564,12 @@ pub fn solve(
             break;
         }
     }
-    BinarySvm {
+    let solution = BinarySvm {
         weights: w,
         iterations,
         converged,
-    }
+    };
+    (solution, alpha)
 }
 
 #[cfg(test)]

@@ -3,9 +3,14 @@
 pub mod file;
 pub mod linear_svm;
 pub mod naive_bayes;
+mod packed;
 pub mod platt;
+pub mod random;
+pub mod reservoir;
+pub mod scorer;
 
 pub use file::{Classifier, Model, TrainingInfo};
-pub use linear_svm::{LinearSvm, Loss, SvmParams};
-pub use naive_bayes::{normalize_log_probabilities, LinearScorer, NaiveBayes, NbKind, Priors};
+pub use linear_svm::{ColumnChange, LinearSvm, Loss, SvmParams};
+pub use naive_bayes::{normalize_log_probabilities, NaiveBayes, NbKind, Priors};
 pub use platt::Sigmoid;
+pub use scorer::{Scorer, SparseScorer};

@@ -6,8 +6,12 @@
 //! documents never underflow. Scoring a document costs O(non-zeros × classes): the Bernoulli
 //! model's absent-term factors are folded into a per-class constant.
 
+use std::sync::OnceLock;
+
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::scorer::SparseScorer;
 use crate::error::{Error, Result};
 use crate::vectorize::Matrix;
 
@@ -33,17 +37,64 @@ pub enum Priors {
     Given(Vec<f64>),
 }
 
+/// One class's feature sums, sparse: most terms never occur in most classes.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ClassSums {
+    /// Feature ids, ascending.
+    pub indices: Vec<u32>,
+    /// The sum of each feature over the class's rows (for Bernoulli, its document count).
+    pub values: Vec<f64>,
+}
+
+impl ClassSums {
+    /// Adds `(feature, value)` pairs, in row order, to these sums.
+    fn merge(&mut self, pairs: Vec<(u32, f64)>) {
+        let mut all: Vec<(u32, f64)> = self.indices.drain(..).zip(self.values.drain(..)).collect();
+        all.extend(pairs);
+        // A stable sort keeps each feature's values in row order, so the sums are added in the
+        // same order however the rows were split between calls.
+        all.sort_by_key(|&(j, _)| j);
+        for (j, value) in all {
+            match (self.indices.last(), self.values.last_mut()) {
+                (Some(&last), Some(sum)) if last == j => *sum += value,
+                _ => {
+                    self.indices.push(j);
+                    self.values.push(value);
+                }
+            }
+        }
+    }
+
+    fn total(&self) -> f64 {
+        self.values.iter().sum()
+    }
+}
+
 /// A naive Bayes model as counts: documents per class and, per class, the sum of each feature
-/// (for Bernoulli, the number of documents that contain it).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// (for Bernoulli, the number of documents that contain it), stored sparse.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct NaiveBayes {
     kind: NbKind,
     alpha: f64,
     priors: Priors,
     class_docs: Vec<f64>,
-    /// Class-major: `feature_sums[c * n_features + j]`.
-    feature_sums: Vec<f64>,
+    sums: Vec<ClassSums>,
     n_features: usize,
+    /// The log weights, computed on first use from the counts.
+    #[serde(skip)]
+    scorer: OnceLock<SparseScorer>,
+}
+
+/// Two models are equal when their counts are; the scorer is derived.
+impl PartialEq for NaiveBayes {
+    fn eq(&self, other: &Self) -> bool {
+        self.kind == other.kind
+            && self.alpha == other.alpha
+            && self.priors == other.priors
+            && self.class_docs == other.class_docs
+            && self.sums == other.sums
+            && self.n_features == other.n_features
+    }
 }
 
 impl NaiveBayes {
@@ -70,8 +121,9 @@ impl NaiveBayes {
             alpha,
             priors,
             class_docs: vec![0.0; classes],
-            feature_sums: vec![0.0; classes * features],
+            sums: vec![ClassSums::default(); classes],
             n_features: features,
+            scorer: OnceLock::new(),
         })
     }
 
@@ -97,34 +149,45 @@ impl NaiveBayes {
 
     /// Adds labelled rows: `labels[i]` is row `i`'s class.
     pub fn add(&mut self, x: &Matrix, labels: &[u32]) {
+        let mut pairs = vec![Vec::new(); self.classes()];
         for (row, &class) in x.outer_iterator().zip(labels) {
             let c = class as usize;
             self.class_docs[c] += 1.0;
-            let sums = &mut self.feature_sums[c * self.n_features..(c + 1) * self.n_features];
-            for (&j, &value) in row.indices().iter().zip(row.data()) {
-                sums[j as usize] += match self.kind {
+            pairs[c].extend(row.indices().iter().zip(row.data()).map(|(&j, &value)| {
+                let value = match self.kind {
                     NbKind::Bernoulli => f64::from(u8::from(value > 0.0)),
                     _ => value,
                 };
-            }
+                (j, value)
+            }));
         }
+        self.sums
+            .par_iter_mut()
+            .zip(pairs)
+            .for_each(|(sums, pairs)| sums.merge(pairs));
+        self.scorer = OnceLock::new();
     }
 
     /// Renumbers features and adds classes, for an update whose vocabulary grew: `new_of_old[j]`
     /// is old feature `j`'s new column; the statistics of new features and classes start at 0.
     pub fn remap(&mut self, new_of_old: &[u32], features: usize, classes: usize) {
-        let mut sums = vec![0.0; classes * features];
-        for c in 0..self.classes() {
-            for (j, &new) in new_of_old.iter().enumerate() {
-                sums[c * features + new as usize] = self.feature_sums[c * self.n_features + j];
-            }
+        for sums in &mut self.sums {
+            let pairs: Vec<(u32, f64)> = sums
+                .indices
+                .iter()
+                .map(|&j| new_of_old[j as usize])
+                .zip(sums.values.iter().copied())
+                .collect();
+            *sums = ClassSums::default();
+            sums.merge(pairs);
         }
+        self.sums.resize(classes, ClassSums::default());
         self.class_docs.resize(classes, 0.0);
         if let Priors::Given(p) = &mut self.priors {
             p.resize(classes, 1.0 / classes as f64);
         }
-        self.feature_sums = sums;
         self.n_features = features;
+        self.scorer = OnceLock::new();
     }
 
     fn log_priors(&self) -> Vec<f64> {
@@ -146,122 +209,81 @@ impl NaiveBayes {
             .collect()
     }
 
-    /// Precomputes per-class log weights for scoring.
-    pub fn scorer(&self) -> LinearScorer {
-        let (k, n, alpha) = (self.classes(), self.n_features, self.alpha);
-        let sums = |c: usize| &self.feature_sums[c * n..(c + 1) * n];
-        let mut weights = vec![0.0; k * n];
-        let mut bias = self.log_priors();
-        let mut binary = false;
-        match self.kind {
-            NbKind::Multinomial => {
-                for c in 0..k {
-                    let denominator = (sums(c).iter().sum::<f64>() + alpha * n as f64).ln();
-                    for (w, &s) in weights[c * n..(c + 1) * n].iter_mut().zip(sums(c)) {
-                        *w = (s + alpha).ln() - denominator;
-                    }
-                }
-            }
-            NbKind::Complement => {
-                let mut all = vec![0.0; n];
-                for c in 0..k {
-                    all.iter_mut().zip(sums(c)).for_each(|(a, &s)| *a += s);
-                }
-                let grand: f64 = all.iter().sum();
-                for c in 0..k {
-                    let own: f64 = sums(c).iter().sum();
-                    let denominator = (grand - own + alpha * n as f64).ln();
-                    let row = &mut weights[c * n..(c + 1) * n];
-                    for ((w, &s), &a) in row.iter_mut().zip(sums(c)).zip(&all) {
-                        *w = (a - s + alpha).ln() - denominator;
-                    }
-                    // Rennie et al.'s normalization: each class's weights sum to 1 in magnitude,
-                    // so classes with more data do not dominate. Both sums are negative, so the
-                    // ratio is positive and largest for terms rare outside the class.
-                    let total: f64 = row.iter().sum();
-                    row.iter_mut().for_each(|w| *w /= total);
-                }
-                // Complement NB ignores priors (as scikit-learn does with more than one class).
-                bias = vec![0.0; k];
-            }
-            NbKind::Bernoulli => {
-                binary = true;
-                for c in 0..k {
-                    let docs = self.class_docs[c];
-                    let mut absent = 0.0;
-                    for (w, &s) in weights[c * n..(c + 1) * n].iter_mut().zip(sums(c)) {
-                        let p = (s + alpha) / (docs + 2.0 * alpha);
-                        let (present, missing) = (p.ln(), (1.0 - p).ln());
-                        absent += missing;
-                        *w = present - missing;
-                    }
-                    bias[c] += absent;
-                }
-            }
-        }
-        LinearScorer::from_class_major(&weights, bias, n, binary)
-    }
-}
-
-/// Scores `bias[c] + Σ_j x_j · w[c][j]` for every class: the joint log-likelihood of the naive
-/// Bayes models, or the decision values of a linear model.
-///
-/// Weights are stored feature-major, so one term's weights for all classes sit together and a
-/// document touches one cache line per term rather than one per term and class.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LinearScorer {
-    /// Feature-major: `weights[j * classes + c]`.
-    weights: Vec<f64>,
-    bias: Vec<f64>,
-    features: usize,
-    /// Treat every stored value as 1 (Bernoulli presence).
-    binary: bool,
-}
-
-impl LinearScorer {
-    /// A scorer from class-major weights (`weights[c * features + j]`) and one bias per class.
-    pub fn from_class_major(
-        weights: &[f64],
-        bias: Vec<f64>,
-        features: usize,
-        binary: bool,
-    ) -> Self {
-        let k = bias.len();
-        let mut transposed = vec![0.0; weights.len()];
-        for c in 0..k {
-            for j in 0..features {
-                transposed[j * k + c] = weights[c * features + j];
-            }
-        }
-        LinearScorer {
-            weights: transposed,
-            bias,
-            features,
-            binary,
-        }
+    /// The log weights for scoring, computed once from the counts.
+    pub fn scorer(&self) -> &SparseScorer {
+        self.scorer.get_or_init(|| match self.kind {
+            NbKind::Multinomial => self.multinomial(),
+            NbKind::Complement => self.complement(),
+            NbKind::Bernoulli => self.bernoulli(),
+        })
     }
 
-    /// Number of classes.
-    pub fn classes(&self) -> usize {
-        self.bias.len()
+    /// log θ_cj = log(α + s_cj) − log(Σ_j s_cj + αn): log α − log D_c for every feature, plus a
+    /// delta where the class has counts.
+    fn multinomial(&self) -> SparseScorer {
+        let (n, alpha) = (self.n_features, self.alpha);
+        let delta = |_, _, s: f64| (s + alpha).ln() - alpha.ln();
+        let (mut scorer, _) = SparseScorer::new(n, self.log_priors(), &self.sums, delta);
+        for (c, sums) in self.sums.iter().enumerate() {
+            scorer.slope[c] = alpha.ln() - (sums.total() + alpha * n as f64).ln();
+        }
+        scorer
     }
 
-    /// Fills `out` (one slot per class) with the scores of one row. Columns beyond the model's
-    /// features (terms it never saw) are ignored.
-    pub fn scores(&self, indices: &[u32], values: &[f64], out: &mut [f64]) {
-        let k = self.bias.len();
-        out.copy_from_slice(&self.bias);
-        for (&j, &value) in indices.iter().zip(values) {
-            let j = j as usize;
-            if j >= self.features || (self.binary && value <= 0.0) {
-                continue;
+    /// Complement weights log(α + S_j − s_cj) − log D_c, with S_j the feature's sum over all
+    /// classes, normalized per class: a shared log(α + S_j) per feature, a delta where the
+    /// class has counts, and a per-class scale of 1 / Σ_j weight.
+    fn complement(&self) -> SparseScorer {
+        let (n, alpha) = (self.n_features, self.alpha);
+        let mut all = vec![0.0; n];
+        for sums in &self.sums {
+            for (&j, &s) in sums.indices.iter().zip(&sums.values) {
+                all[j as usize] += s;
             }
-            let x = if self.binary { 1.0 } else { value };
-            let weights = &self.weights[j * k..(j + 1) * k];
-            out.iter_mut()
-                .zip(weights)
-                .for_each(|(score, w)| *score += x * w);
         }
+        let grand: f64 = all.iter().sum();
+        let base: Vec<f64> = all.iter().map(|&a| (a + alpha).ln()).collect();
+        let delta = |_, j: u32, s: f64| (all[j as usize] - s + alpha).ln() - base[j as usize];
+        // Complement NB ignores priors (as scikit-learn does with more than one class).
+        let priors = vec![0.0; self.classes()];
+        let (mut scorer, totals) = SparseScorer::new(n, priors, &self.sums, delta);
+        let base_total: f64 = base.iter().sum();
+        for (c, sums) in self.sums.iter().enumerate() {
+            let denominator = (grand - sums.total() + alpha * n as f64).ln();
+            // Rennie et al.'s normalization: each class's weights sum to 1 in magnitude, so
+            // classes with more data do not dominate. The sum is negative, so the ratio is
+            // positive and largest for terms rare outside the class.
+            let total = base_total + totals[c] - n as f64 * denominator;
+            scorer.slope[c] = -denominator;
+            scorer.scale[c] = 1.0 / total;
+        }
+        scorer.base = base;
+        scorer
+    }
+
+    /// Bernoulli: a present term adds log p − log(1 − p), an absent one log(1 − p), with
+    /// p_cj = (s_cj + α) / (N_c + 2α). Absent-term factors are summed into the bias, so scoring
+    /// touches only the present terms; a term the class never saw has the same weight for every
+    /// such term, the per-class slope.
+    fn bernoulli(&self) -> SparseScorer {
+        let (n, alpha) = (self.n_features, self.alpha);
+        let docs = &self.class_docs;
+        let unseen_weight = |c: usize| alpha.ln() - (docs[c] + alpha).ln();
+        let mut missing = vec![0.0; self.classes()];
+        let delta = |c: usize, _, s: f64| {
+            let p = (s + alpha) / (docs[c] + 2.0 * alpha);
+            missing[c] += (1.0 - p).ln();
+            p.ln() - (1.0 - p).ln() - unseen_weight(c)
+        };
+        let (mut scorer, _) = SparseScorer::new(n, self.log_priors(), &self.sums, delta);
+        scorer.binary = true;
+        for (c, sums) in self.sums.iter().enumerate() {
+            let unseen_missing = ((docs[c] + alpha) / (docs[c] + 2.0 * alpha)).ln();
+            let unseen = (n - sums.indices.len()) as f64;
+            scorer.bias[c] += missing[c] + unseen_missing * unseen;
+            scorer.slope[c] = unseen_weight(c);
+        }
+        scorer
     }
 }
 

@@ -17,11 +17,12 @@ pub mod svmlight;
 mod vocabulary;
 pub mod weighting;
 
+use std::hash::BuildHasher;
 use std::path::Path;
 use std::sync::OnceLock;
 
+use hashbrown::HashTable;
 use rayon::prelude::*;
-use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 pub use config::{DfBound, VectorizerConfig};
@@ -269,7 +270,7 @@ pub struct FittedVectorizer {
     df: Vec<u32>,
     idf: Vec<f64>,
     /// Term → column, built on first use: a fit that only writes its matrix never needs it.
-    index: OnceLock<FxHashMap<Box<str>, u32>>,
+    index: OnceLock<HashTable<u32>>,
 }
 
 /// Two vectorizers are equal when their saved parts are; the lookup index is derived.
@@ -303,6 +304,10 @@ impl From<FittedVectorizer> for StoredVectorizer {
             df: v.df,
         }
     }
+}
+
+fn term_hash(term: &str) -> u64 {
+    rustc_hash::FxBuildHasher.hash_one(term)
 }
 
 impl FittedVectorizer {
@@ -373,16 +378,26 @@ impl FittedVectorizer {
 
     /// This vocabulary grown by `other`'s, as when a model learns from more documents: the union
     /// of the terms in byte order, document frequencies and document counts added. Analysis and
-    /// weighting stay this vectorizer's. Returns the merged vectorizer and, for this one's and
-    /// `other`'s columns, their columns in the merged one.
+    /// weighting stay this vectorizer's. A term new to this vocabulary joins only if it meets
+    /// `min_df` within `other`, so an update prunes its new terms as training did; the maximum
+    /// bounds are not applied again. Returns the merged vectorizer and, for this one's and
+    /// `other`'s columns, their columns in the merged one (`u32::MAX` for a term left out).
     pub fn extend(
         &self,
         other: &FittedVectorizer,
     ) -> Result<(FittedVectorizer, Vec<u32>, Vec<u32>)> {
+        let min_df = self.config.min_df.min_count(other.n_docs);
+        let known = |term: &String| self.terms.binary_search(term).is_ok();
+        let admitted = other
+            .terms
+            .iter()
+            .zip(&other.df)
+            .filter(|&(term, &df)| df >= min_df || known(term))
+            .map(|(term, _)| term);
         let mut terms: Vec<&str> = self
             .terms
             .iter()
-            .chain(&other.terms)
+            .chain(admitted)
             .map(String::as_str)
             .collect();
         terms.sort_unstable();
@@ -395,6 +410,7 @@ impl FittedVectorizer {
             .iter()
             .zip(&self.df)
             .chain(theirs.iter().zip(&other.df))
+            .filter(|&(&new, _)| new != u32::MAX)
         {
             df[new as usize] += d;
         }
@@ -408,16 +424,25 @@ impl FittedVectorizer {
         Ok((merged, ours, theirs))
     }
 
-    fn index(&self) -> &FxHashMap<Box<str>, u32> {
+    /// A table of column ids hashed by their terms: no copy of the terms, so building it for a
+    /// million-term model takes one pass and no allocation per term.
+    fn index(&self) -> &HashTable<u32> {
         self.index.get_or_init(|| {
-            let terms = self.terms.iter().enumerate();
-            terms.map(|(i, t)| (t.as_str().into(), i as u32)).collect()
+            let mut table = HashTable::with_capacity(self.terms.len());
+            for (i, term) in self.terms.iter().enumerate() {
+                // Terms are unique (checked on construction) and the table has room for all.
+                table.insert_unique(term_hash(term), i as u32, |_| 0);
+            }
+            table
         })
     }
 
     /// The column of `term`, if it is in the vocabulary.
     pub fn column(&self, term: &str) -> Option<u32> {
-        self.index().get(term).copied()
+        let found = self
+            .index()
+            .find(term_hash(term), |&id| self.terms[id as usize] == term);
+        found.copied()
     }
 
     /// Weighs a row of counts in place; `length` is the document's length in terms.
@@ -430,8 +455,7 @@ impl FittedVectorizer {
     /// Turns one analyzed document into a weighted row, reusing `counter`'s and `counted`'s
     /// buffers; terms not in the vocabulary are counted in `counted.oov`.
     pub fn transform_with(&self, counter: &mut RowCounter, terms: &Terms, counted: &mut Counted) {
-        let index = self.index();
-        counter.count(terms, |t| index.get(t).copied(), counted);
+        counter.count(terms, |t| self.column(t), counted);
         self.weigh(&mut counted.row, counted.length);
     }
 

@@ -57,7 +57,8 @@ fn the_dual_objective_decreases_and_the_tolerance_is_met() {
             ..SvmParams::default()
         };
         let mut objectives = Vec::new();
-        let solution = solve(&x, &y, &squared_norms(&x), &params, 7, |alpha| {
+        let start = Start::cold(x.cols(), y.len());
+        let (solution, _) = solve(&x, &y, &squared_norms(&x), &params, 7, start, |alpha| {
             objectives.push(dual_objective(&x, &y, alpha, diagonal));
         });
         assert!(solution.converged, "{loss:?} stopped at the cap");
@@ -69,19 +70,21 @@ fn the_dual_objective_decreases_and_the_tolerance_is_met() {
     }
 }
 
+/// The class with the highest decision value for row `i` of `x`.
+fn predict(svm: &LinearSvm, x: &Matrix, i: usize) -> u32 {
+    let (indices, values) = row(x, i);
+    let mut scores = vec![0.0; svm.convergence().len()];
+    svm.scores(indices, values, &mut scores);
+    let best = (0..scores.len()).max_by(|&a, &b| scores[a].total_cmp(&scores[b]));
+    best.unwrap() as u32
+}
+
 #[test]
 fn one_vs_rest_separates_the_classes_deterministically() {
     let (x, labels) = points();
     let svm = LinearSvm::train(&x, &labels, 3, SvmParams::default()).unwrap();
-    let scorer = svm.scorer();
     for (i, &label) in labels.iter().enumerate() {
-        let (indices, values) = row(&x, i);
-        let mut scores = vec![0.0; 3];
-        scorer.scores(indices, values, &mut scores);
-        let best = (0..3)
-            .max_by(|&a, &b| scores[a].total_cmp(&scores[b]))
-            .unwrap();
-        assert_eq!(best as u32, label, "row {i}: {scores:?}");
+        assert_eq!(predict(&svm, &x, i), label, "row {i}");
     }
     assert_eq!(
         LinearSvm::train(&x, &labels, 3, SvmParams::default()).unwrap(),
@@ -99,12 +102,14 @@ fn calibrated_scores_are_probabilities_that_favour_the_right_class() {
     let (x, labels) = many_points();
     let svm = LinearSvm::train_calibrated(&x, &labels, 3, SvmParams::default()).unwrap();
     let plain = LinearSvm::train(&x, &labels, 3, SvmParams::default()).unwrap();
-    assert_eq!(
-        svm.per_class(),
-        plain.per_class(),
-        "the final SVM is trained on every row"
-    );
-    let scorer = svm.scorer();
+    for c in 0..3 {
+        assert_eq!(
+            svm.class_weights(c),
+            plain.class_weights(c),
+            "the final SVM is trained on every row"
+        );
+    }
+    let scorer = &svm;
     for (i, &label) in labels.iter().enumerate() {
         let (indices, values) = row(&x, i);
         let mut scores = vec![0.0; 3];
@@ -136,4 +141,106 @@ fn many_points() -> (Matrix, Vec<u32>) {
         labels.push(class);
     }
     (builder.finish(3).unwrap(), labels)
+}
+
+/// Rows `range` of `x` as a matrix of their own, with their labels.
+fn rows_of(x: &Matrix, labels: &[u32], range: std::ops::Range<usize>) -> (Matrix, Vec<u32>) {
+    let mut builder = MatrixBuilder::default();
+    for i in range.clone() {
+        let (indices, values) = row(x, i);
+        builder.push(&SparseRow {
+            indices: indices.to_vec(),
+            values: values.to_vec(),
+        });
+    }
+    (builder.finish(x.cols()).unwrap(), labels[range].to_vec())
+}
+
+fn unchanged(columns: &[u32], rescale: &[f64]) -> ColumnChange<'static> {
+    ColumnChange {
+        columns: columns.to_vec().leak(),
+        rescale: rescale.to_vec().leak(),
+        l2: false,
+    }
+}
+
+fn tight() -> SvmParams {
+    SvmParams {
+        tolerance: 1e-8,
+        ..SvmParams::default()
+    }
+}
+
+#[test]
+fn an_update_with_every_row_kept_reaches_the_union_s_solution() {
+    let (x, labels) = many_points();
+    let (first, first_labels) = rows_of(&x, &labels, 0..30);
+    let (second, second_labels) = rows_of(&x, &labels, 30..60);
+    let mut svm = LinearSvm::train(&first, &first_labels, 3, tight()).unwrap();
+    assert_eq!(svm.reservoir().rows().len(), 30);
+    svm.update(&second, &second_labels, 3, unchanged(&[0, 1, 2], &[1.0; 3]))
+        .unwrap();
+    assert_eq!(svm.reservoir().seen(), 60);
+    let union = LinearSvm::train(&x, &labels, 3, tight()).unwrap();
+    for c in 0..3 {
+        assert!(svm.convergence()[c].converged);
+        let (updated, retrained) = (svm.class_weights(c), union.class_weights(c));
+        for (a, b) in updated.iter().zip(&retrained) {
+            assert!((a - b).abs() < 1e-4, "{updated:?} vs {retrained:?}");
+        }
+    }
+}
+
+#[test]
+fn an_update_learns_new_columns_and_a_new_class() {
+    // Train on classes 0 and 1 over two columns; the update brings class 2 and column 2.
+    let (x, labels) = many_points();
+    let old: Vec<usize> = (0..60).filter(|&i| labels[i] != 2).collect();
+    let mut builder = MatrixBuilder::default();
+    for &i in &old {
+        let (indices, values) = row(&x, i);
+        let pairs: Vec<(u32, f64)> = indices
+            .iter()
+            .copied()
+            .zip(values.iter().copied())
+            .filter(|p| p.0 < 2)
+            .collect();
+        builder.push(&SparseRow {
+            indices: pairs.iter().map(|p| p.0).collect(),
+            values: pairs.iter().map(|p| p.1).collect(),
+        });
+    }
+    let old_labels: Vec<u32> = old.iter().map(|&i| labels[i]).collect();
+    let mut svm = LinearSvm::train(
+        &builder.finish(2).unwrap(),
+        &old_labels,
+        2,
+        SvmParams::default(),
+    )
+    .unwrap();
+    svm.update(&x, &labels, 3, unchanged(&[0, 1], &[1.0; 3]))
+        .unwrap();
+    let right = (0..60)
+        .filter(|&i| predict(&svm, &x, i) == labels[i])
+        .count();
+    assert_eq!(right, 60);
+    assert_eq!(svm.reservoir().rows()[0].alpha.len(), 3);
+}
+
+#[test]
+fn without_a_reservoir_an_update_starts_from_the_saved_weights() {
+    let (x, labels) = many_points();
+    let params = SvmParams {
+        reservoir: 0,
+        ..SvmParams::default()
+    };
+    let (first, first_labels) = rows_of(&x, &labels, 0..30);
+    let (second, second_labels) = rows_of(&x, &labels, 30..60);
+    let mut svm = LinearSvm::train(&first, &first_labels, 3, params).unwrap();
+    let before = svm.class_weights(0);
+    svm.update(&second, &second_labels, 3, unchanged(&[0, 1, 2], &[1.0; 3]))
+        .unwrap();
+    assert!(svm.reservoir().rows().is_empty());
+    assert_ne!(svm.class_weights(0), before);
+    assert_eq!(predict(&svm, &second, 0), second_labels[0]);
 }

@@ -1,0 +1,117 @@
+//! A bounded, uniform sample of the rows a linear SVM was trained on, kept in the model so that
+//! `bowline update` can revisit earlier examples without the original corpus.
+//!
+//! Rows are admitted by Vitter's Algorithm R: the t-th row ever offered takes a random slot with
+//! probability capacity / t, so after any sequence of training and updates the reservoir is a
+//! uniform sample of every row seen. Each kept row carries its dual variables, one per class,
+//! which lets an update continue the dual coordinate descent where training left it.
+
+use serde::{Deserialize, Serialize};
+
+use super::random::SplitMix;
+
+/// One kept training row: weighted values as the model last saw them, its class, and its dual
+/// variable in each class's binary problem.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KeptRow {
+    /// Column ids, ascending.
+    #[serde(with = "super::packed")]
+    pub indices: Vec<u32>,
+    /// Weighted values, as `f32`: half the size, and far more precise than the solver's tolerance.
+    #[serde(with = "super::packed")]
+    pub values: Vec<f32>,
+    /// Class id.
+    pub label: u32,
+    /// Dual variable per class.
+    #[serde(with = "super::packed")]
+    pub alpha: Vec<f32>,
+}
+
+/// The sample and the state of its sampling.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Reservoir {
+    capacity: u32,
+    seen: u64,
+    random: SplitMix,
+    rows: Vec<KeptRow>,
+}
+
+impl Reservoir {
+    /// An empty reservoir holding at most `capacity` rows.
+    pub fn new(capacity: u32, seed: u64) -> Self {
+        Reservoir {
+            capacity,
+            seen: 0,
+            random: SplitMix(seed),
+            rows: Vec::new(),
+        }
+    }
+
+    /// Rows offered so far, kept or not.
+    pub fn seen(&self) -> u64 {
+        self.seen
+    }
+
+    /// The kept rows.
+    pub fn rows(&self) -> &[KeptRow] {
+        &self.rows
+    }
+
+    /// The kept rows, to update in place (an update re-weighs them and moves their columns).
+    pub fn rows_mut(&mut self) -> &mut [KeptRow] {
+        &mut self.rows
+    }
+
+    /// Offers the next row; `make` builds it only when it is kept.
+    pub fn offer(&mut self, make: impl FnOnce() -> KeptRow) {
+        self.seen += 1;
+        if self.rows.len() < self.capacity as usize {
+            self.rows.push(make());
+            return;
+        }
+        let slot = self.random.below(self.seen) as usize;
+        if slot < self.rows.len() {
+            self.rows[slot] = make();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(label: u32) -> KeptRow {
+        KeptRow {
+            indices: vec![],
+            values: vec![],
+            label,
+            alpha: vec![],
+        }
+    }
+
+    #[test]
+    fn keeps_everything_until_full_then_a_bounded_sample() {
+        let mut reservoir = Reservoir::new(3, 1);
+        (0..3).for_each(|i| reservoir.offer(|| row(i)));
+        let labels: Vec<u32> = reservoir.rows().iter().map(|r| r.label).collect();
+        assert_eq!(labels, [0, 1, 2]);
+        (3..1000).for_each(|i| reservoir.offer(|| row(i)));
+        assert_eq!(reservoir.rows().len(), 3);
+        assert_eq!(reservoir.seen(), 1000);
+    }
+
+    #[test]
+    fn the_sample_is_uniform_over_every_row_offered() {
+        // 2,000 rounds of 10 rows into 2 slots: each row should be kept in about 1/5 of them.
+        let mut kept = [0u32; 10];
+        for seed in 0..2000 {
+            let mut reservoir = Reservoir::new(2, seed);
+            (0..10).for_each(|i| reservoir.offer(|| row(i)));
+            reservoir
+                .rows()
+                .iter()
+                .for_each(|r| kept[r.label as usize] += 1);
+        }
+        assert!(kept.iter().all(|&k| (320..480).contains(&k)), "{kept:?}");
+    }
+}
