@@ -2,7 +2,8 @@
 //!
 //! Exit codes: 0 on success (and when stdout is closed early, as by `| head`); 1 when the run
 //! finished but some input files or lines could not be used (each was reported); 2 on an error
-//! that stopped the run (bad flags, missing corpus, unwritable output).
+//! that stopped the run (bad flags, missing corpus, unwritable output); 128 + the signal number
+//! when SIGINT or SIGTERM stopped a stream after its documents in flight were written.
 
 use std::process::ExitCode;
 
@@ -18,6 +19,7 @@ fn main() -> ExitCode {
             eprintln!("bowline: {failed} input(s) could not be read; see the errors above");
             ExitCode::from(1)
         }
+        Ok(Outcome::Interrupted(signal)) => ExitCode::from((128 + signal).clamp(0, 255) as u8),
         Err(error) if error.is_broken_pipe() => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("bowline: {error}");

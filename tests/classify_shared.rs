@@ -140,3 +140,31 @@ fn news_svm_trained_on_half_and_updated_with_the_rest_is_within_half_a_point() {
         "updated {updated:.4}, retrained {retrained:.4}"
     );
 }
+
+/// `eval --json` of `model` on `test` with extra flags.
+fn eval_json(model: &std::path::Path, test: &str, flags: &[&str]) -> serde_json::Value {
+    let args = [&["eval", arg(model), test, "--json", "-q"], flags].concat();
+    let (code, stdout, stderr) = outcome(&bowline(&args, b""));
+    assert_eq!(code, 0, "{stderr}");
+    serde_json::from_str(&stdout).unwrap()
+}
+
+#[test]
+#[ignore = "needs ../shared/corpora"]
+fn sms_costly_false_spam_means_fewer_false_positives() {
+    let dir = tempfile::tempdir().unwrap();
+    let (train, test) = sms_split(dir.path());
+    let model = dir.path().join("m.model");
+    common::train_quietly(&train, &model, "mnb");
+    let costs = common::spam_costs(dir.path());
+    // confusion.matrix[truth][predicted], labels ham then spam.
+    let false_spam = |report: &serde_json::Value| report["confusion"]["matrix"][0][1].as_u64();
+    let plain = eval_json(&model, &test, &[]);
+    let costed = eval_json(&model, &test, &["--costs", arg(&costs)]);
+    let (before, after) = (false_spam(&plain).unwrap(), false_spam(&costed).unwrap());
+    eprintln!(
+        "sms false spam: {before} -> {after}; cost {}",
+        costed["total_cost"]
+    );
+    assert!(after < before, "{before} -> {after}");
+}

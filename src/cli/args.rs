@@ -7,6 +7,7 @@ use clap::Args;
 use crate::analyze::{AnalyzerConfig, Language, StopWords};
 use crate::corpus::{InputFormat, ReadOptions, DEFAULT_MAX_DOC_BYTES};
 use crate::error::{Error, Result};
+use crate::model::{CostMatrix, Decision};
 use crate::pipeline::{default_threads, PipelineConfig};
 use crate::vectorize::{DfBound, Idf, Norm, Tf, VectorizerConfig, Weighting};
 
@@ -22,7 +23,8 @@ pub struct InputArgs {
     /// `-` is stdin lines and any other file is one unlabeled document.
     #[arg(long, value_enum)]
     pub input: Option<InputFormat>,
-    /// Treat the first TSV line as a header (automatic when its first field is `label`).
+    /// Treat the first TSV line as a header (automatic when its first field is `label`, or `id`
+    /// where the first field is an id).
     #[arg(long)]
     pub header: bool,
     /// Truncate documents longer than this many bytes, with a warning (at most 100 MiB).
@@ -42,6 +44,7 @@ impl InputArgs {
             format: self.input,
             max_doc_bytes: self.max_doc_bytes,
             tsv_header: self.header,
+            tsv_ids: false,
         })
     }
 }
@@ -281,5 +284,31 @@ mod tests {
             error.contains("english") && error.contains("turkish"),
             "{error}"
         );
+    }
+}
+
+/// How `classify` and `eval` turn class probabilities into a decision.
+#[derive(Debug, Args)]
+pub struct DecisionArgs {
+    /// Choose the class of least expected cost under this cost matrix (TSV: a header of true
+    /// classes, then one row of costs per predicted class; see README).
+    #[arg(long, value_name = "FILE", conflicts_with = "threshold")]
+    pub costs: Option<PathBuf>,
+    /// Two-class models: choose the positive class when its probability is at least P.
+    #[arg(long, value_name = "P")]
+    pub threshold: Option<f64>,
+    /// The class --threshold is on [default: the model's second class].
+    #[arg(long, value_name = "LABEL", requires = "threshold")]
+    pub positive: Option<String>,
+}
+
+impl DecisionArgs {
+    /// The decision, validated against the model's classes.
+    pub fn decision(&self, labels: &[String]) -> Result<Decision> {
+        match (&self.costs, self.threshold) {
+            (Some(path), _) => Ok(Decision::Costs(CostMatrix::load(path, labels)?)),
+            (None, Some(at)) => Decision::threshold(labels, at, self.positive.as_deref()),
+            (None, None) => Ok(Decision::MostProbable),
+        }
     }
 }

@@ -1,19 +1,21 @@
-//! `bowline classify`: label unlabeled documents with a saved model.
+//! `bowline classify`: label unlabeled documents with a saved model, from files and folder trees
+//! or as a stream on stdin.
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 use clap::Args;
+use serde::ser::SerializeMap;
 use serde::Serialize;
 
-use super::eval::argmax;
 use super::log::ReadLog;
-use super::{InputArgs, Outcome, RuntimeArgs};
-use crate::analyze::{run_stages, Analyzer};
-use crate::corpus::{self, Entries, InputFormat};
+use super::stream;
+use super::{DecisionArgs, InputArgs, Outcome, RuntimeArgs};
+use crate::analyze::{run_stages, Analyzed, Analyzer};
+use crate::corpus::{self, Entries, InputFormat, Skip};
 use crate::error::{Error, Result};
 use crate::io::Output;
-use crate::model::Model;
+use crate::model::{Decision, Model};
 use crate::vectorize::transform_stages;
 
 /// Output formats.
@@ -21,7 +23,8 @@ use crate::vectorize::transform_stages;
 pub enum ClassifyFormat {
     /// `id<TAB>label<TAB>probability`.
     Tsv,
-    /// `{"id", "label", "probability"}` per line.
+    /// `{"id", "label", "probability", "scores"}` per line, or `{"id", "error"}` for input that
+    /// could not be read.
     Jsonl,
 }
 
@@ -30,12 +33,17 @@ pub enum ClassifyFormat {
 pub struct ClassifyArgs {
     /// A model written by `bowline train`.
     pub model: PathBuf,
-    /// Files or folder trees of unlabeled documents; every file is one document.
-    #[arg(required = true)]
+    /// Files or folder trees of unlabeled documents, every file one document; none, or `-`,
+    /// reads documents from stdin (one per line by default; see --input).
     pub paths: Vec<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value = "tsv")]
     pub format: ClassifyFormat,
+    /// Classes listed under "scores" in jsonl output, most probable first.
+    #[arg(long, default_value_t = 3, value_name = "K")]
+    pub top: usize,
+    #[command(flatten)]
+    pub decision: DecisionArgs,
     /// Where to write the results; - for stdout.
     #[arg(short, long, default_value = "-")]
     pub output: PathBuf,
@@ -45,85 +53,183 @@ pub struct ClassifyArgs {
     pub runtime: RuntimeArgs,
 }
 
+/// Runs the command.
+pub fn run(args: ClassifyArgs) -> Result<Outcome> {
+    let model = Model::load(&args.model)?;
+    let decide = args.decision.decision(&model.labels)?;
+    let from_stdin = args.paths.is_empty() || args.paths == [PathBuf::from("-")];
+    let mut read = args.input.options()?;
+    let default_format = if from_stdin {
+        InputFormat::Lines
+    } else {
+        InputFormat::Files
+    };
+    read.format = Some(read.format.unwrap_or(default_format));
+    // In classify a TSV line is `id<TAB>text`: there is no label to read.
+    read.tsv_ids = true;
+    let pipeline = args.runtime.pipeline()?;
+    args.runtime.init_thread_pool();
+    let analyzer = Analyzer::new(model.vectorizer.analyzer().clone())?;
+    let fused = pipeline.is_fused();
+    let stages = transform_stages(&analyzer, &model.vectorizer, read.max_doc_bytes, fused);
+    let mut writer = ResultWriter {
+        model: &model,
+        decide,
+        format: args.format,
+        top: args.top,
+        output: Output::create(&args.output)?,
+        scores: vec![0.0; model.labels.len()],
+        line: Vec::new(),
+    };
+    let mut log = ReadLog::new(read.max_doc_bytes);
+    let mut interrupted = None;
+    if from_stdin {
+        let stream = stream::stdin(&read, pipeline.batch_size)?;
+        crate::pipeline::run_channel(&pipeline, stream.items.clone(), stages, |batch| {
+            for item in batch {
+                log.note(&item.entry);
+                writer.write(&item)?;
+            }
+            // Each result reaches a slow reader as soon as its batch is done.
+            writer.output.flush().map_err(|e| writer.output.error(e))
+        })?;
+        interrupted = stream.interrupted_by();
+    } else {
+        let progress = progress_bar();
+        let mut chained: Vec<Entries> = Vec::new();
+        for path in &args.paths {
+            chained.push(corpus::open(path, &read)?.0);
+        }
+        let entries: Entries = Box::new(chained.into_iter().flatten());
+        run_stages(entries, &pipeline, stages, |item| {
+            progress.inc(1);
+            log.note(&item.entry);
+            writer.write(&item)
+        })?;
+        progress.finish_and_clear();
+    }
+    writer.output.commit()?;
+    if !args.runtime.quiet {
+        eprintln!("bowline: {}", log.summary());
+    }
+    Ok(match interrupted {
+        Some(signal) => Outcome::Interrupted(signal),
+        None => log.outcome(),
+    })
+}
+
+/// Formats and writes one result per entry.
+struct ResultWriter<'m> {
+    model: &'m Model,
+    decide: Decision,
+    format: ClassifyFormat,
+    top: usize,
+    output: Output,
+    scores: Vec<f64>,
+    line: Vec<u8>,
+}
+
+impl ResultWriter<'_> {
+    /// Writes the result for one entry: its class, or in jsonl the reason it has none.
+    fn write(&mut self, item: &Analyzed) -> Result<()> {
+        self.line.clear();
+        let entry = &item.entry;
+        match &entry.skip {
+            None => {
+                let row = &item.counted.row;
+                let scorer = self.model.classifier.scorer();
+                scorer.scores(&row.indices, &row.values, &mut self.scores);
+                self.model.classifier.probabilities(&mut self.scores);
+                let best = self.decide.decide(&self.scores);
+                self.format_result(&entry.doc.id, best)?;
+            }
+            Some(Skip::Failed(error)) if self.format == ClassifyFormat::Jsonl => {
+                let failure = Failure {
+                    id: failed_id(&entry.doc.id, error),
+                    error: error.to_string(),
+                };
+                push_json(&mut self.line, &failure)?;
+            }
+            Some(_) => return Ok(()),
+        }
+        self.output
+            .write_all(&self.line)
+            .map_err(|e| self.output.error(e))
+    }
+
+    fn format_result(&mut self, id: &str, best: usize) -> Result<()> {
+        let (label, probability) = (&self.model.labels[best], self.scores[best]);
+        match self.format {
+            ClassifyFormat::Tsv => {
+                // Tabs and newlines in an id would break the columns; they are escaped.
+                let id = id.replace('\t', "\\t").replace('\n', "\\n");
+                writeln!(self.line, "{id}\t{label}\t{probability:.6}")
+                    .map_err(|e| Error::io("-", e))
+            }
+            ClassifyFormat::Jsonl => {
+                let mut ranked: Vec<usize> = (0..self.scores.len()).collect();
+                ranked.sort_by(|&a, &b| self.scores[b].total_cmp(&self.scores[a]));
+                ranked.truncate(self.top);
+                let result = JsonResult {
+                    id,
+                    label,
+                    probability,
+                    scores: TopScores {
+                        labels: &self.model.labels,
+                        scores: &self.scores,
+                        ranked: &ranked,
+                    },
+                };
+                push_json(&mut self.line, &result)
+            }
+        }
+    }
+}
+
+/// Appends one JSON line.
+fn push_json(line: &mut Vec<u8>, value: &impl Serialize) -> Result<()> {
+    serde_json::to_writer(&mut *line, value).map_err(|e| Error::Config(e.to_string()))?;
+    line.push(b'\n');
+    Ok(())
+}
+
+/// The id of an entry that failed: for a line error, the line number, as the line's id would
+/// have been; otherwise the entry's id (a file path).
+fn failed_id(id: &str, error: &Error) -> String {
+    match error {
+        Error::Line { line, .. } => line.to_string(),
+        _ => id.to_string(),
+    }
+}
+
 #[derive(Serialize)]
 struct JsonResult<'a> {
     id: &'a str,
     label: &'a str,
     probability: f64,
+    scores: TopScores<'a>,
 }
 
-/// Runs the command.
-pub fn run(args: ClassifyArgs) -> Result<Outcome> {
-    let model = Model::load(&args.model)?;
-    let mut read = args.input.options()?;
-    read.format = Some(read.format.unwrap_or(InputFormat::Files));
-    let pipeline = args.runtime.pipeline()?;
-    args.runtime.init_thread_pool();
-    let mut chained: Vec<Entries> = Vec::new();
-    for path in &args.paths {
-        chained.push(corpus::open(path, &read)?.0);
-    }
-    let entries: Entries = Box::new(chained.into_iter().flatten());
-    let analyzer = Analyzer::new(model.vectorizer.analyzer().clone())?;
-    let fused = pipeline.is_fused();
-    let stages = transform_stages(&analyzer, &model.vectorizer, read.max_doc_bytes, fused);
-    let scorer = model.classifier.scorer();
-    let progress = progress_bar();
-    let mut output = Output::create(&args.output)?;
-    let mut log = ReadLog::new(read.max_doc_bytes);
-    let mut scores = vec![0.0; model.labels.len()];
-    let mut line = Vec::new();
-    run_stages(entries, &pipeline, stages, |item| {
-        progress.inc(1);
-        log.note(&item.entry);
-        if !item.entry.is_document() {
-            return Ok(());
-        }
-        let row = &item.counted.row;
-        scorer.scores(&row.indices, &row.values, &mut scores);
-        let best = argmax(&scores);
-        model.classifier.probabilities(&mut scores);
-        line.clear();
-        format_result(
-            &mut line,
-            args.format,
-            &item.entry.doc.id,
-            &model.labels[best],
-            scores[best],
-        )?;
-        output.write_all(&line).map_err(|e| output.error(e))
-    })?;
-    progress.finish_and_clear();
-    output.commit()?;
-    if !args.runtime.quiet {
-        eprintln!("bowline: {}", log.summary());
-    }
-    Ok(log.outcome())
+#[derive(Serialize)]
+struct Failure {
+    id: String,
+    error: String,
 }
 
-fn format_result(
-    line: &mut Vec<u8>,
-    format: ClassifyFormat,
-    id: &str,
-    label: &str,
-    probability: f64,
-) -> Result<()> {
-    match format {
-        ClassifyFormat::Tsv => {
-            // Tabs and newlines in an id would break the columns; they are escaped.
-            let id = id.replace('\t', "\\t").replace('\n', "\\n");
-            writeln!(line, "{id}\t{label}\t{probability:.6}").map_err(|e| Error::io("-", e))
+/// The top classes and their probabilities, as a JSON object in rank order.
+struct TopScores<'a> {
+    labels: &'a [String],
+    scores: &'a [f64],
+    ranked: &'a [usize],
+}
+
+impl Serialize for TopScores<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.ranked.len()))?;
+        for &c in self.ranked {
+            map.serialize_entry(&self.labels[c], &self.scores[c])?;
         }
-        ClassifyFormat::Jsonl => {
-            let result = JsonResult {
-                id,
-                label,
-                probability,
-            };
-            serde_json::to_writer(&mut *line, &result).map_err(|e| Error::Config(e.to_string()))?;
-            line.push(b'\n');
-            Ok(())
-        }
+        map.end()
     }
 }
 

@@ -7,12 +7,12 @@ use clap::Args;
 use serde::Serialize;
 
 use super::log::ReadLog;
-use super::{InputArgs, Outcome, RuntimeArgs};
+use super::{DecisionArgs, InputArgs, Outcome, RuntimeArgs};
 use crate::analyze::{run_stages, Analyzer};
 use crate::corpus;
 use crate::error::{Error, Result};
 use crate::eval::{Confusion, Report};
-use crate::model::Model;
+use crate::model::{Decision, Model};
 use crate::vectorize::transform_stages;
 
 /// Flags of `bowline eval`.
@@ -25,6 +25,9 @@ pub struct EvalArgs {
     /// Print the figures as JSON instead of tables.
     #[arg(long)]
     pub json: bool,
+    /// With --costs, also report the total and mean cost of the decisions.
+    #[command(flatten)]
+    pub decision: DecisionArgs,
     #[command(flatten)]
     pub input: InputArgs,
     #[command(flatten)]
@@ -38,11 +41,17 @@ struct JsonReport<'a> {
     report: &'a Report,
     /// Documents whose label is not one of the model's classes, by label; not in the figures.
     unknown_labels: &'a BTreeMap<String, u64>,
+    /// With a cost matrix: the cost of all decisions, and per document.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    total_cost: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mean_cost: Option<f64>,
 }
 
 /// Runs the command.
 pub fn run(args: EvalArgs) -> Result<Outcome> {
     let model = Model::load(&args.model)?;
+    let decide = args.decision.decision(&model.labels)?;
     let read = args.input.options()?;
     let pipeline = args.runtime.pipeline()?;
     args.runtime.init_thread_pool();
@@ -55,6 +64,7 @@ pub fn run(args: EvalArgs) -> Result<Outcome> {
     let mut confusion = Confusion::new(model.labels.clone());
     let mut unknown: BTreeMap<String, u64> = BTreeMap::new();
     let mut scores = vec![0.0; model.labels.len()];
+    let mut total_cost = 0.0;
     run_stages(entries, &pipeline, stages, |item| {
         log.note(&item.entry);
         if !item.entry.is_document() {
@@ -67,18 +77,32 @@ pub fn run(args: EvalArgs) -> Result<Outcome> {
         };
         let row = &item.counted.row;
         scorer.scores(&row.indices, &row.values, &mut scores);
-        confusion.add(truth, argmax(&scores));
+        model.classifier.probabilities(&mut scores);
+        let predicted = decide.decide(&scores);
+        if let Decision::Costs(costs) = &decide {
+            total_cost += costs.cost(predicted, truth);
+        }
+        confusion.add(truth, predicted);
         Ok(())
     })?;
     let report = confusion.report();
+    let costed = matches!(decide, Decision::Costs(_));
+    let total_cost = costed.then_some(total_cost);
+    let mean_cost = total_cost.map(|total| total / report.docs.max(1) as f64);
     let shown = if args.json {
         let json = JsonReport {
             report: &report,
             unknown_labels: &unknown,
+            total_cost,
+            mean_cost,
         };
         serde_json::to_string_pretty(&json).map_err(|e| Error::Config(e.to_string()))? + "\n"
     } else {
-        report.text()
+        let mut text = report.text();
+        if let (Some(total), Some(mean)) = (total_cost, mean_cost) {
+            text += &format!("\ncost: {total} in all, {mean:.4} per document\n");
+        }
+        text
     };
     print_or_quiet(&shown)?;
     if !unknown.is_empty() {
@@ -92,17 +116,6 @@ pub fn run(args: EvalArgs) -> Result<Outcome> {
         eprintln!("bowline: {}", log.summary());
     }
     Ok(log.outcome())
-}
-
-/// The index of the highest score (the first on ties).
-pub fn argmax(scores: &[f64]) -> usize {
-    let mut best = 0;
-    for (i, s) in scores.iter().enumerate() {
-        if *s > scores[best] {
-            best = i;
-        }
-    }
-    best
 }
 
 /// Writes to stdout; a closed pipe becomes an error the binary treats as a quiet end.

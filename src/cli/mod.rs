@@ -5,13 +5,14 @@ mod args;
 mod classify;
 mod eval;
 mod log;
+mod stream;
 mod train;
 mod update;
 mod vectorize;
 
 use clap::{Parser, Subcommand};
 
-pub use args::{AnalysisArgs, InputArgs, RuntimeArgs, WeightingArgs};
+pub use args::{AnalysisArgs, DecisionArgs, InputArgs, RuntimeArgs, WeightingArgs};
 pub use classify::{ClassifyArgs, ClassifyFormat};
 pub use eval::EvalArgs;
 pub use train::{ClassifierChoice, TrainArgs};
@@ -38,7 +39,7 @@ pub enum Command {
     Train(TrainArgs),
     /// Measure a model on a labelled corpus: accuracy, per-class figures, confusion matrix.
     Eval(EvalArgs),
-    /// Label unlabeled files or folder trees with a model.
+    /// Label unlabeled files, folder trees, or a stream of documents on stdin with a model.
     Classify(ClassifyArgs),
     /// Add labelled documents to a model without retraining from scratch.
     Update(UpdateArgs),
@@ -52,6 +53,8 @@ pub enum Outcome {
     /// The command finished, but this many inputs (files, lines) could not be used; they were
     /// reported as they were met.
     Partial(u64),
+    /// SIGINT or SIGTERM (the number) stopped a stream; what was read before it was processed.
+    Interrupted(i32),
 }
 
 /// Runs a parsed command line.

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use super::decode::{decode, load_line};
-use super::{Document, Entries, Entry};
+use super::{Document, Entries, Entry, ReadOptions};
 use crate::error::{Error, Result};
 
 /// Opens a file, or stdin for `-`, as a buffered byte reader.
@@ -82,11 +82,19 @@ fn line_id(path: &Path, line: u64) -> String {
     format!("{}:{line}", path.display())
 }
 
-/// `label<TAB>text` per line. The first line is a header, and skipped, when its first field is
-/// `label` in any case, or when `force_header` is set. Blank lines are skipped. Everything after
-/// the first tab is text, tabs included. The document id is the line number.
-pub(super) fn tsv(path: &Path, force_header: bool, max_doc_bytes: u64) -> Result<Entries> {
+/// `label<TAB>text` per line, or `id<TAB>text` with `tsv_ids`. The first line is a header, and
+/// skipped, when its first field is `label` (`id`) in any case, or when `tsv_header` is set.
+/// Blank lines are skipped. Everything after the first tab is text, tabs included. Without ids,
+/// the document id is the line number.
+pub(super) fn tsv(path: &Path, options: &ReadOptions) -> Result<Entries> {
     let path_buf = path.to_path_buf();
+    let (force_header, ids, max_doc_bytes) =
+        (options.tsv_header, options.tsv_ids, options.max_doc_bytes);
+    let (first, header) = if ids {
+        ("id", "id")
+    } else {
+        ("label", "label")
+    };
     let lines = raw_lines(path)?.filter_map(move |(number, line)| {
         let line = match line {
             Ok(line) => line,
@@ -96,29 +104,35 @@ pub(super) fn tsv(path: &Path, force_header: bool, max_doc_bytes: u64) -> Result
             return None;
         }
         let Some(tab) = line.iter().position(|&b| b == b'\t') else {
-            let err = line_error(&path_buf, number, "expected label<TAB>text, found no tab");
+            let message = format!("expected {first}<TAB>text, found no tab");
+            let err = line_error(&path_buf, number, message);
             return Some(Entry::failed(line_id(&path_buf, number), err));
         };
-        let (label, _) = decode(line[..tab].to_vec());
-        let label = label.trim();
-        if number == 1 && (force_header || label.eq_ignore_ascii_case("label")) {
+        let (key, _) = decode(line[..tab].to_vec());
+        let key = key.trim();
+        if number == 1 && (force_header || key.eq_ignore_ascii_case(header)) {
             return None;
         }
-        Some(labeled_line(
-            number,
-            label,
-            line[tab + 1..].to_vec(),
-            max_doc_bytes,
-        ))
+        let text = line[tab + 1..].to_vec();
+        Some(if ids {
+            keyed_line(key.to_string(), None, text, max_doc_bytes)
+        } else {
+            keyed_line(
+                number.to_string(),
+                Some(key.to_string()),
+                text,
+                max_doc_bytes,
+            )
+        })
     });
     Ok(Box::new(lines))
 }
 
-fn labeled_line(number: u64, label: &str, text: Vec<u8>, max_doc_bytes: u64) -> Entry {
+fn keyed_line(id: String, label: Option<String>, text: Vec<u8>, max_doc_bytes: u64) -> Entry {
     let mut entry = Entry {
         doc: Document {
-            id: number.to_string(),
-            label: Some(label.to_string()),
+            id,
+            label,
             text: String::new(),
         },
         ..Entry::default()

@@ -94,7 +94,7 @@ pub enum InputFormat {
     Folder,
     /// Unlabeled files, or folder trees of them; every file is one document.
     Files,
-    /// `label<TAB>text` per line.
+    /// `label<TAB>text` per line (`id<TAB>text` for `classify`).
     Tsv,
     /// `{"id"?, "label"?, "text"}` per line.
     Jsonl,
@@ -127,8 +127,11 @@ pub struct ReadOptions {
     pub format: Option<InputFormat>,
     /// Documents longer than this many bytes are truncated with a warning.
     pub max_doc_bytes: u64,
-    /// Treat the first TSV line as a header even if its first field is not `label`.
+    /// Treat the first TSV line as a header even if its first field is not `label` (or `id`).
     pub tsv_header: bool,
+    /// The first TSV field is the document's id (`id<TAB>text`, as `classify` reads), not its
+    /// label.
+    pub tsv_ids: bool,
 }
 
 impl Default for ReadOptions {
@@ -137,6 +140,7 @@ impl Default for ReadOptions {
             format: None,
             max_doc_bytes: DEFAULT_MAX_DOC_BYTES,
             tsv_header: false,
+            tsv_ids: false,
         }
     }
 }
@@ -157,7 +161,7 @@ pub fn open(path: &Path, options: &ReadOptions) -> Result<(Entries, Vec<String>)
     match format {
         InputFormat::Folder => folder::class_folders(path),
         InputFormat::Files => Ok((folder::unlabeled_files(path), Vec::new())),
-        InputFormat::Tsv => Ok((lines::tsv(path, options.tsv_header, limit)?, Vec::new())),
+        InputFormat::Tsv => Ok((lines::tsv(path, options)?, Vec::new())),
         InputFormat::Jsonl => Ok((lines::jsonl(path, limit)?, Vec::new())),
         InputFormat::Lines => Ok((lines::plain(path, limit)?, Vec::new())),
     }

@@ -1,5 +1,6 @@
 //! Classifiers: naive Bayes (multinomial, complement, Bernoulli) and a linear SVM.
 
+pub mod decision;
 pub mod file;
 pub mod linear_svm;
 pub mod naive_bayes;
@@ -9,6 +10,7 @@ pub mod random;
 pub mod reservoir;
 pub mod scorer;
 
+pub use decision::{CostMatrix, Decision};
 pub use file::{Classifier, Model, TrainingInfo};
 pub use linear_svm::{ColumnChange, LinearSvm, Loss, SvmParams};
 pub use naive_bayes::{normalize_log_probabilities, NaiveBayes, NbKind, Priors};

@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Instant;
 
-use crossbeam_channel::{bounded, Receiver, Sender};
+use crossbeam_channel::{bounded, Receiver, Sender, TryRecvError};
 
 pub use stats::StageStats;
 
@@ -177,11 +177,68 @@ pub fn run<'a, T, I, S>(
     config: &PipelineConfig,
     source: I,
     stages: Vec<Stage<'a, T>>,
-    mut sink: S,
+    sink: S,
 ) -> Result<Vec<StageStats>>
 where
     T: Send + 'a,
     I: Iterator<Item = T> + Send,
+    S: FnMut(Vec<T>) -> Result<()>,
+{
+    let mut source = source.fuse();
+    let batches = move |size: usize| source.by_ref().take(size).collect();
+    run_batches(config, batches, stages, sink)
+}
+
+/// Runs like [`run`], taking items from a channel, for input that arrives at its own pace (a
+/// pipe, a terminal): a batch leaves as soon as the channel has nothing more to give right now,
+/// so a lone item is processed at once instead of waiting for a batch to fill, while fast input
+/// still travels in full batches. The run ends when the channel is closed or yields `None`; the
+/// items sent before that are all processed.
+pub fn run_channel<'a, T, S>(
+    config: &PipelineConfig,
+    source: Receiver<Option<T>>,
+    stages: Vec<Stage<'a, T>>,
+    sink: S,
+) -> Result<Vec<StageStats>>
+where
+    T: Send + 'a,
+    S: FnMut(Vec<T>) -> Result<()>,
+{
+    let mut ended = false;
+    let batches = move |size: usize| {
+        let mut batch = Vec::new();
+        while !ended && batch.len() < size {
+            // Only the first item of a batch is waited for.
+            let next = if batch.is_empty() {
+                source.recv().ok()
+            } else {
+                match source.try_recv() {
+                    Ok(item) => Some(item),
+                    Err(TryRecvError::Empty) => break,
+                    Err(TryRecvError::Disconnected) => None,
+                }
+            };
+            match next.flatten() {
+                Some(item) => batch.push(item),
+                None => ended = true,
+            }
+        }
+        batch
+    };
+    run_batches(config, batches, stages, sink)
+}
+
+/// The runtime behind [`run`] and [`run_channel`]: `batches(size)` gives the next batch of at
+/// most `size` items, empty at the end.
+fn run_batches<'a, T, B, S>(
+    config: &PipelineConfig,
+    batches: B,
+    stages: Vec<Stage<'a, T>>,
+    mut sink: S,
+) -> Result<Vec<StageStats>>
+where
+    T: Send + 'a,
+    B: FnMut(usize) -> Vec<T> + Send,
     S: FnMut(Vec<T>) -> Result<()>,
 {
     config.validate()?;
@@ -195,7 +252,7 @@ where
         let (permit_tx, permit_rx) = bounded::<()>(in_flight);
         let (source_tx, mut rx) = bounded::<Message<T>>(in_flight);
         let source_stats =
-            scope.spawn(move || feed(source, config.batch_size, source_tx, permit_tx));
+            scope.spawn(move || feed(batches, config.batch_size, source_tx, permit_tx));
         let mut stage_threads = Vec::new();
         for (index, stage) in stages.iter().enumerate() {
             let (tx, next_rx) = bounded::<Message<T>>(in_flight);
@@ -213,21 +270,18 @@ where
     })
 }
 
-/// Cuts the source into numbered batches, taking a permit for each.
-fn feed<T, I: Iterator<Item = T>>(
-    source: I,
+/// Numbers the source's batches and sends them on, taking a permit for each.
+fn feed<T>(
+    mut batches: impl FnMut(usize) -> Vec<T>,
     batch_size: usize,
     tx: Sender<Message<T>>,
     permits: Sender<()>,
 ) -> StageStats {
     let mut stats = StageStats::new("source");
-    let mut source = source.fuse();
     let mut seq = 0;
     loop {
         let started = Instant::now();
-        let batch = catch_unwind(AssertUnwindSafe(|| {
-            source.by_ref().take(batch_size).collect::<Vec<T>>()
-        }));
+        let batch = catch_unwind(AssertUnwindSafe(|| batches(batch_size)));
         stats.busy += started.elapsed();
         let message = match batch {
             Ok(batch) if batch.is_empty() => break,

@@ -126,3 +126,42 @@ fn invalid_layouts_are_rejected() {
     assert!(collect(&staged(vec![]), vec![double()]).is_err());
     assert!(collect(&PipelineConfig::with_threads(true, 0), vec![double()]).is_err());
 }
+
+#[test]
+fn a_channel_source_sends_a_lone_item_without_waiting_for_a_full_batch() {
+    // The sink answers each result with the next item, as a user at a terminal would: if the
+    // source waited to fill a batch of 3, the run would never finish.
+    let (done_tx, done_rx) = bounded(1);
+    std::thread::spawn(move || {
+        let (tx, rx) = bounded(4);
+        let _ = tx.send(Some(1u64));
+        let mut seen = Vec::new();
+        let result = run_channel(&staged(vec![1]), rx, vec![double()], |batch| {
+            seen.extend(batch);
+            let next = if seen.len() < 3 {
+                Some(seen.len() as u64 + 1)
+            } else {
+                None
+            };
+            let _ = tx.send(next);
+            Ok(())
+        });
+        let _ = done_tx.send((result.is_ok(), seen));
+    });
+    let finished = done_rx.recv_timeout(std::time::Duration::from_secs(10));
+    assert_eq!(finished, Ok((true, vec![2, 4, 6])));
+}
+
+#[test]
+fn a_channel_source_forms_full_batches_from_fast_input() {
+    let (tx, rx) = bounded(16);
+    (0..10u64).for_each(|i| tx.send(Some(i)).unwrap());
+    tx.send(None).unwrap();
+    let mut sizes = Vec::new();
+    run_channel(&staged(vec![1]), rx, vec![double()], |batch| {
+        sizes.push(batch.len());
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(sizes, [3, 3, 3, 1]);
+}

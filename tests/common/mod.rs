@@ -58,3 +58,26 @@ pub fn fails_with(args: &[&str], message: &str) {
         "{args:?}: expected '{message}' in: {stderr}"
     );
 }
+
+/// Trains `--classifier name` on `corpus` into `model`, checking that it succeeds.
+pub fn train_quietly(corpus: &str, model: &Path, name: &str) {
+    let args = [
+        "train",
+        corpus,
+        "-o",
+        arg(model),
+        "--classifier",
+        name,
+        "-q",
+    ];
+    let (code, _, stderr) = outcome(&bowline(&args, b""));
+    assert_eq!(code, 0, "{stderr}");
+}
+
+/// Writes a ham/spam cost matrix in `dir` where a false spam costs 10 and a missed spam 1.
+pub fn spam_costs(dir: &Path) -> std::path::PathBuf {
+    let costs = dir.join("costs.tsv");
+    let matrix = "predicted\\true\tham\tspam\nham\t0\t1\nspam\t10\t0\n";
+    std::fs::write(&costs, matrix).expect("write costs");
+    costs
+}
