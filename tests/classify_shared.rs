@@ -168,3 +168,36 @@ fn sms_costly_false_spam_means_fewer_false_positives() {
     );
     assert!(after < before, "{before} -> {after}");
 }
+
+#[test]
+#[ignore = "needs ../shared/corpora"]
+fn sms_prequential_accuracy_of_an_empty_multinomial_model_ends_above_0_97() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("m.model");
+    let stream = std::fs::read(SMS).unwrap();
+    let args = ["learn", arg(&model), "--prequential", "--window", "1000"];
+    let (code, _, stderr) = outcome(&bowline(&args, &stream));
+    assert_eq!(code, 0, "{stderr}");
+    let last = stderr.lines().rfind(|l| l.contains("prequential")).unwrap();
+    eprintln!("{last}");
+    assert!(last.contains("5574 documents"), "{last}");
+    // "... accuracy W over the last 1000, C since the start; ..."
+    let figure = |after: &str| -> f64 {
+        let rest = &last[last.find(after).unwrap() + after.len()..];
+        rest.split_whitespace()
+            .next()
+            .unwrap()
+            .trim_end_matches(',')
+            .parse()
+            .unwrap()
+    };
+    let since_start = last.split(", ").nth(1).unwrap();
+    let cumulative: f64 = since_start
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(figure("accuracy ") >= 0.97, "{last}");
+    assert!(cumulative >= 0.97, "{last}");
+}

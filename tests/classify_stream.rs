@@ -142,14 +142,7 @@ fn a_closed_stdout_ends_the_stream_quietly() {
 fn each_line_of_a_slow_stream_is_answered_at_once_and_sigterm_flushes_and_exits() {
     let dir = tempfile::tempdir().unwrap();
     let model = model(dir.path());
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bowline"))
-        .args(["classify", arg(&model), "-q"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
+    let (mut child, mut stdin) = common::start(&["classify", arg(&model), "-q"], "");
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     // One line at a time, stdin kept open: each answer must come before the next line is sent.
     for (text, label) in [
@@ -162,11 +155,7 @@ fn each_line_of_a_slow_stream_is_answered_at_once_and_sigterm_flushes_and_exits(
         stdout.read_line(&mut answer).unwrap();
         assert_eq!(answer.split('\t').nth(1), Some(label), "{answer}");
     }
-    let status = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
+    common::terminate(&child);
     let mut rest = String::new();
     std::io::Read::read_to_string(&mut stdout, &mut rest).unwrap();
     assert_eq!(rest, "");

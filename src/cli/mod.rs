@@ -4,6 +4,7 @@
 mod args;
 mod classify;
 mod eval;
+mod learn;
 mod log;
 mod stream;
 mod train;
@@ -15,6 +16,7 @@ use clap::{Parser, Subcommand};
 pub use args::{AnalysisArgs, DecisionArgs, InputArgs, RuntimeArgs, WeightingArgs};
 pub use classify::{ClassifyArgs, ClassifyFormat};
 pub use eval::EvalArgs;
+pub use learn::LearnArgs;
 pub use train::{ClassifierChoice, TrainArgs};
 pub use update::UpdateArgs;
 pub use vectorize::VectorizeArgs;
@@ -43,6 +45,9 @@ pub enum Command {
     Classify(ClassifyArgs),
     /// Add labelled documents to a model without retraining from scratch.
     Update(UpdateArgs),
+    /// Learn labelled documents streamed on stdin into a naive Bayes model, with checkpoints
+    /// and optional test-then-train (prequential) evaluation.
+    Learn(LearnArgs),
 }
 
 /// How a command ended when it did not fail outright.
@@ -65,5 +70,6 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Command::Eval(args) => eval::run(args),
         Command::Classify(args) => classify::run(args),
         Command::Update(args) => update::run(args),
+        Command::Learn(args) => learn::run(args),
     }
 }

@@ -40,7 +40,7 @@ impl ClassifierChoice {
     /// Each classifier's default analysis, measured on 20 Newsgroups bydate (train → test; the
     /// table is in README.md): stop words help every classifier and stemming none of them;
     /// word bigrams help the SVM and complement NB, which weigh many weak features well.
-    fn analysis(self) -> AnalyzerConfig {
+    pub(super) fn analysis(self) -> AnalyzerConfig {
         let ngram_max = match self {
             ClassifierChoice::Svm | ClassifierChoice::Cnb => 2,
             ClassifierChoice::Mnb | ClassifierChoice::Bnb => 1,
@@ -57,7 +57,7 @@ impl ClassifierChoice {
     /// L2 rows for all (Bernoulli looks only at presence); dropping terms seen in one document
     /// helps multinomial NB and makes the SVM lighter. Bernoulli gains more from pruning (0.789 with bigrams and min-df 3)
     /// but then falls apart on small corpora, where it keeps almost no terms.
-    fn vectorizer(self) -> VectorizerConfig {
+    pub(super) fn vectorizer(self) -> VectorizerConfig {
         let (weighting, min_df) = match self {
             // Pruning terms seen once costs the SVM 0.1 point on 20 Newsgroups (0.8717 to 0.8707)
             // but removes three quarters of its 1.26 million bigram features: training takes
@@ -75,7 +75,7 @@ impl ClassifierChoice {
     }
 
     /// Default smoothing, measured likewise.
-    fn alpha(self) -> f64 {
+    pub(super) fn alpha(self) -> f64 {
         match self {
             ClassifierChoice::Mnb => 0.05,
             ClassifierChoice::Cnb => 0.3,
@@ -84,7 +84,7 @@ impl ClassifierChoice {
         }
     }
 
-    fn kind(self) -> Option<NbKind> {
+    pub(super) fn kind(self) -> Option<NbKind> {
         match self {
             ClassifierChoice::Mnb => Some(NbKind::Multinomial),
             ClassifierChoice::Cnb => Some(NbKind::Complement),

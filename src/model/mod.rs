@@ -13,6 +13,6 @@ pub mod scorer;
 pub use decision::{CostMatrix, Decision};
 pub use file::{Classifier, Model, TrainingInfo};
 pub use linear_svm::{ColumnChange, LinearSvm, Loss, SvmParams};
-pub use naive_bayes::{normalize_log_probabilities, NaiveBayes, NbKind, Priors};
+pub use naive_bayes::{normalize_log_probabilities, NaiveBayes, NbKind, OnlineNb, Priors};
 pub use platt::Sigmoid;
 pub use scorer::{Scorer, SparseScorer};

@@ -191,22 +191,7 @@ impl NaiveBayes {
     }
 
     fn log_priors(&self) -> Vec<f64> {
-        let k = self.classes() as f64;
-        let raw: Vec<f64> = match &self.priors {
-            Priors::Learned => self.class_docs.clone(),
-            Priors::Uniform => vec![1.0; self.classes()],
-            Priors::Given(p) => p.clone(),
-        };
-        let total: f64 = raw.iter().sum();
-        raw.iter()
-            .map(|&p| {
-                if total > 0.0 {
-                    (p / total).ln()
-                } else {
-                    -k.ln()
-                }
-            })
-            .collect()
+        log_priors(&self.priors, &self.class_docs)
     }
 
     /// The log weights for scoring, computed once from the counts.
@@ -287,6 +272,26 @@ impl NaiveBayes {
     }
 }
 
+/// Log class priors: learned from the documents per class, uniform, or given.
+fn log_priors(priors: &Priors, class_docs: &[f64]) -> Vec<f64> {
+    let k = class_docs.len() as f64;
+    let raw: Vec<f64> = match priors {
+        Priors::Learned => class_docs.to_vec(),
+        Priors::Uniform => vec![1.0; class_docs.len()],
+        Priors::Given(p) => p.clone(),
+    };
+    let total: f64 = raw.iter().sum();
+    raw.iter()
+        .map(|&p| {
+            if total > 0.0 {
+                (p / total).ln()
+            } else {
+                -k.ln()
+            }
+        })
+        .collect()
+}
+
 /// Turns joint log-likelihoods into posterior probabilities, in place, by log-sum-exp.
 pub fn normalize_log_probabilities(scores: &mut [f64]) {
     let max = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
@@ -294,6 +299,9 @@ pub fn normalize_log_probabilities(scores: &mut [f64]) {
     let log_total = max + total.ln();
     scores.iter_mut().for_each(|s| *s = (*s - log_total).exp());
 }
+
+mod online;
+pub use online::OnlineNb;
 
 #[cfg(test)]
 mod tests;

@@ -12,6 +12,7 @@
 mod config;
 mod corpus_fit;
 mod counting;
+mod growing;
 mod interner;
 pub mod svmlight;
 mod vocabulary;
@@ -28,6 +29,7 @@ use serde::{Deserialize, Serialize};
 pub use config::{DfBound, VectorizerConfig};
 pub use corpus_fit::{fit_corpus, FittedCorpus};
 pub use counting::{fit_stage, fit_stages, transform_stage, transform_stages, Counted, RowCounter};
+pub use growing::GrowingVocabulary;
 pub use interner::Interner;
 pub use weighting::{Idf, Norm, Tf, Weighting};
 

@@ -77,14 +77,20 @@ impl Weighting {
     /// Weighs one row in place: `values` holds counts on entry and weights on return.
     /// `doc_len` is the document's length in terms; `idf[j]` belongs to `indices[j]`.
     pub fn weigh(&self, indices: &[u32], values: &mut [f64], doc_len: u32, idf: &[f64]) {
-        for (value, &index) in values.iter_mut().zip(indices) {
+        self.weigh_by(values, doc_len, |k| idf[indices[k] as usize]);
+    }
+
+    /// Like [`Weighting::weigh`], with `idf_of(k)` giving the idf of the row's `k`-th term: for
+    /// a vocabulary that grows, whose idf is computed when needed.
+    pub fn weigh_by(&self, values: &mut [f64], doc_len: u32, idf_of: impl Fn(usize) -> f64) {
+        for (k, value) in values.iter_mut().enumerate() {
             let tf = match self.tf {
                 Tf::Count => *value,
                 Tf::Binary => 1.0,
                 Tf::Frequency => *value / f64::from(doc_len.max(1)),
                 Tf::Sublinear => 1.0 + value.ln(),
             };
-            *value = tf * idf[index as usize];
+            *value = tf * idf_of(k);
         }
         if self.norm == Norm::L2 {
             let length = values.iter().map(|v| v * v).sum::<f64>().sqrt();

@@ -8,13 +8,7 @@ use std::process::{Command, Output, Stdio};
 
 /// Runs `bowline` with `args`, feeding `stdin`.
 pub fn bowline(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bowline"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("bowline starts");
+    let mut child = spawn(args);
     let mut input = child.stdin.take().expect("stdin");
     let stdin = stdin.to_vec();
     let feeder = std::thread::spawn(move || {
@@ -24,6 +18,17 @@ pub fn bowline(args: &[&str], stdin: &[u8]) -> Output {
     let output = child.wait_with_output().expect("bowline runs");
     feeder.join().expect("stdin feeder");
     output
+}
+
+/// Starts `bowline` with `args` and all three standard streams piped.
+fn spawn(args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_bowline"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("bowline starts")
 }
 
 /// The exit code, stdout and stderr as text.
@@ -80,4 +85,23 @@ pub fn spam_costs(dir: &Path) -> std::path::PathBuf {
     let matrix = "predicted\\true\tham\tspam\nham\t0\t1\nspam\t10\t0\n";
     std::fs::write(&costs, matrix).expect("write costs");
     costs
+}
+
+/// Starts `bowline` with `args` and piped stdin, stdout and stderr, for tests that talk to it
+/// while it runs, and sends it `text` on stdin, flushed.
+pub fn start(args: &[&str], text: &str) -> (std::process::Child, std::process::ChildStdin) {
+    let mut child = spawn(args);
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(text.as_bytes()).expect("write stdin");
+    stdin.flush().expect("flush stdin");
+    (child, stdin)
+}
+
+/// Sends SIGTERM to a child.
+pub fn terminate(child: &std::process::Child) {
+    let sent = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
 }

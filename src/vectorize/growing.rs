@@ -1,0 +1,133 @@
+//! A vocabulary that grows one document at a time, for learning from a stream: a term gets the
+//! next id when first seen, and document frequencies and the idf follow every document. It turns
+//! into a sorted [`FittedVectorizer`] whenever the model is saved.
+
+use rustc_hash::FxHashMap;
+
+use super::{Counted, FittedVectorizer, RowCounter, VectorizerConfig};
+use crate::analyze::{AnalyzerConfig, Terms};
+use crate::error::{Error, Result};
+
+/// Terms in order of first appearance, with their document frequencies.
+#[derive(Debug)]
+pub struct GrowingVocabulary {
+    analyzer: AnalyzerConfig,
+    config: VectorizerConfig,
+    ids: FxHashMap<Box<str>, u32>,
+    terms: Vec<Box<str>>,
+    df: Vec<u32>,
+    n_docs: u32,
+    counter: RowCounter,
+}
+
+impl GrowingVocabulary {
+    /// An empty vocabulary; `config` is validated here.
+    pub fn new(analyzer: AnalyzerConfig, config: VectorizerConfig) -> Result<Self> {
+        config.validate()?;
+        Ok(GrowingVocabulary {
+            analyzer,
+            config,
+            ids: FxHashMap::default(),
+            terms: Vec::new(),
+            df: Vec::new(),
+            n_docs: 0,
+            counter: RowCounter::default(),
+        })
+    }
+
+    /// Continues from a fitted vectorizer: its columns keep their ids.
+    pub fn from_fitted(fitted: &FittedVectorizer) -> Result<Self> {
+        let mut vocabulary = Self::new(fitted.analyzer.clone(), fitted.config.clone())?;
+        for (id, term) in fitted.terms.iter().enumerate() {
+            vocabulary.ids.insert(term.as_str().into(), id as u32);
+            vocabulary.terms.push(term.as_str().into());
+        }
+        vocabulary.df.clone_from(&fitted.df);
+        vocabulary.n_docs = fitted.n_docs;
+        Ok(vocabulary)
+    }
+
+    /// The analysis documents must go through before [`GrowingVocabulary::learn`].
+    pub fn analyzer(&self) -> &AnalyzerConfig {
+        &self.analyzer
+    }
+
+    /// Number of terms.
+    pub fn len(&self) -> usize {
+        self.terms.len()
+    }
+
+    /// True before the first term.
+    pub fn is_empty(&self) -> bool {
+        self.terms.is_empty()
+    }
+
+    /// Documents learned.
+    pub fn documents(&self) -> u32 {
+        self.n_docs
+    }
+
+    /// Weighs a document as the vocabulary stands, leaving it unchanged: terms not seen before
+    /// are out of vocabulary, as when a saved model classifies.
+    pub fn transform(&mut self, terms: &Terms, counted: &mut Counted) {
+        let ids = &self.ids;
+        self.counter.count(terms, |t| ids.get(t).copied(), counted);
+        self.weigh(counted);
+    }
+
+    /// Learns a document: new terms join, document frequencies and the document count grow,
+    /// then the document is weighted with the updated idf.
+    pub fn learn(&mut self, terms: &Terms, counted: &mut Counted) -> Result<()> {
+        let (ids, words) = (&mut self.ids, &mut self.terms);
+        self.counter.count(
+            terms,
+            |t| {
+                let next = words.len() as u32;
+                let id = *ids.entry(t.into()).or_insert(next);
+                if id == next {
+                    words.push(t.into());
+                }
+                Some(id)
+            },
+            counted,
+        );
+        self.df.resize(self.terms.len(), 0);
+        for &id in &counted.row.indices {
+            self.df[id as usize] += 1;
+        }
+        self.n_docs = self
+            .n_docs
+            .checked_add(1)
+            .ok_or_else(|| Error::Config("more than 4 billion documents".into()))?;
+        self.weigh(counted);
+        Ok(())
+    }
+
+    fn weigh(&self, counted: &mut Counted) {
+        let (weighting, n) = (self.config.weighting, self.n_docs.max(1));
+        let (indices, values) = (&counted.row.indices, &mut counted.row.values);
+        weighting.weigh_by(values, counted.length, |k| {
+            weighting.idf(self.df[indices[k] as usize].max(1), n)
+        });
+    }
+
+    /// The vocabulary as a fitted vectorizer (terms sorted), and each id's column in it.
+    pub fn to_fitted(&self) -> Result<(FittedVectorizer, Vec<u32>)> {
+        let mut order: Vec<u32> = (0..self.terms.len() as u32).collect();
+        order.sort_unstable_by(|&a, &b| self.terms[a as usize].cmp(&self.terms[b as usize]));
+        let mut columns = vec![0u32; order.len()];
+        for (column, &id) in order.iter().enumerate() {
+            columns[id as usize] = column as u32;
+        }
+        let terms = order.iter().map(|&id| self.terms[id as usize].to_string());
+        let df = order.iter().map(|&id| self.df[id as usize]).collect();
+        let fitted = FittedVectorizer::new(
+            self.analyzer.clone(),
+            self.config.clone(),
+            terms.collect(),
+            df,
+            self.n_docs,
+        )?;
+        Ok((fitted, columns))
+    }
+}
