@@ -5,16 +5,8 @@
 #
 #   benches/classify.sh [NEWS_ROOT]      (default: ../shared/corpora/20news-bydate)
 set -euo pipefail
-cd "$(dirname "$0")/.."
 news=${1:-../shared/corpora/20news-bydate}
-venv=target/bench-venv
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import sklearn' 2>/dev/null; then
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet scikit-learn
-fi
-cargo build --release --quiet
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+source "$(dirname "$0")/setup.sh"
 bowline=target/release/bowline
 run_bowline() {  # classifier
     echo "$bowline train $news/train -o $out/$1.model -q --classifier $1 2>/dev/null && $bowline eval $out/$1.model $news/test -q --json > $out/$1.json 2>/dev/null"

@@ -9,17 +9,8 @@
 # Needs hyperfine and python3; scikit-learn goes into a virtualenv under target/. The inputs
 # (about 1.2 GB) are written to a temporary folder and removed afterwards.
 set -euo pipefail
-cd "$(dirname "$0")/.."
 corpora=${1:-../shared/corpora}
-venv=target/bench-venv
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import sklearn' 2>/dev/null; then
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet scikit-learn
-fi
-command -v hyperfine >/dev/null || { echo "install hyperfine (apt-get install hyperfine)" >&2; exit 1; }
-cargo build --release --quiet
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+source "$(dirname "$0")/setup.sh"
 bowline=target/release/bowline
 sms=$corpora/sms-spam/SMSSpamCollection.tsv
 

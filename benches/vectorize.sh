@@ -10,17 +10,8 @@
 # Needs hyperfine (Debian package) and python3; scikit-learn comes from PyPI into a virtualenv
 # this script makes under target/.
 set -euo pipefail
-cd "$(dirname "$0")/.."
 corpus=${1:-../shared/corpora/20news-bydate/train}
-venv=target/bench-venv
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import sklearn' 2>/dev/null; then
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet scikit-learn
-fi
-command -v hyperfine >/dev/null || { echo "install hyperfine (apt-get install hyperfine)" >&2; exit 1; }
-cargo build --release --quiet
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+source "$(dirname "$0")/setup.sh"
 bowline="target/release/bowline vectorize $corpus -o $out/m.svm -q"
 sklearn="$venv/bin/python benches/sklearn_vectorize.py $corpus"
 

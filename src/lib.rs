@@ -44,6 +44,8 @@ pub mod eval;
 pub mod io;
 pub mod model;
 pub mod pipeline;
+pub mod report;
+pub mod select;
 pub mod vectorize;
 
 pub use error::{Error, Result};

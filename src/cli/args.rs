@@ -181,9 +181,39 @@ pub struct WeightingArgs {
     /// Drop terms in more documents: a count or a fraction (0.5) [default: 1.0].
     #[arg(long, value_name = "DF")]
     pub max_df: Option<DfBound>,
+}
+
+/// The weighting flags plus a limit on the vocabulary's size. (`select` has its own
+/// `--max-features`, the number of features to select, so it takes [`WeightingArgs`] alone.)
+#[derive(Debug, Clone, Default, Args)]
+pub struct VocabularyArgs {
+    #[command(flatten)]
+    pub weighting: WeightingArgs,
     /// Keep only the N most frequent terms [default: all].
     #[arg(long, value_name = "N")]
     pub max_features: Option<usize>,
+}
+
+impl VocabularyArgs {
+    /// True when any of these flags was given.
+    pub fn any_set(&self) -> bool {
+        self.weighting.any_set() || self.max_features.is_some()
+    }
+
+    /// The vectorizer configuration, validated, with unset flags taken from the library defaults.
+    pub fn config(&self) -> Result<VectorizerConfig> {
+        self.config_over(&VectorizerConfig::default())
+    }
+
+    /// The vectorizer configuration, validated, with unset flags taken from `defaults`.
+    pub fn config_over(&self, defaults: &VectorizerConfig) -> Result<VectorizerConfig> {
+        let config = VectorizerConfig {
+            max_features: self.max_features.or(defaults.max_features),
+            ..self.weighting.config_over(defaults)?
+        };
+        config.validate()?;
+        Ok(config)
+    }
 }
 
 impl WeightingArgs {
@@ -194,15 +224,10 @@ impl WeightingArgs {
             || self.norm.is_some()
             || self.min_df.is_some()
             || self.max_df.is_some()
-            || self.max_features.is_some()
     }
 
-    /// The vectorizer configuration, validated, with unset flags taken from the library defaults.
-    pub fn config(&self) -> Result<VectorizerConfig> {
-        self.config_over(&VectorizerConfig::default())
-    }
-
-    /// The vectorizer configuration, validated, with unset flags taken from `defaults`.
+    /// The vectorizer configuration, validated, with unset flags taken from `defaults` (and the
+    /// vocabulary size limit from `defaults` alone).
     pub fn config_over(&self, defaults: &VectorizerConfig) -> Result<VectorizerConfig> {
         let weighting = Weighting {
             tf: self.tf.unwrap_or(defaults.weighting.tf),
@@ -212,7 +237,7 @@ impl WeightingArgs {
         let config = VectorizerConfig {
             min_df: self.min_df.unwrap_or(defaults.min_df),
             max_df: self.max_df.unwrap_or(defaults.max_df),
-            max_features: self.max_features.or(defaults.max_features),
+            max_features: defaults.max_features,
             weighting,
         };
         config.validate()?;

@@ -104,7 +104,7 @@ pub fn run(args: EvalArgs) -> Result<Outcome> {
         }
         text
     };
-    print_or_quiet(&shown)?;
+    super::print_or_quiet(&shown)?;
     if !unknown.is_empty() {
         let listed: Vec<String> = unknown.iter().map(|(l, n)| format!("{l} ({n})")).collect();
         eprintln!(
@@ -116,13 +116,4 @@ pub fn run(args: EvalArgs) -> Result<Outcome> {
         eprintln!("bowline: {}", log.summary());
     }
     Ok(log.outcome())
-}
-
-/// Writes to stdout; a closed pipe becomes an error the binary treats as a quiet end.
-fn print_or_quiet(text: &str) -> Result<()> {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes())
-        .and_then(|()| out.flush())
-        .map_err(|e| Error::io("-", e))
 }

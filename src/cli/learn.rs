@@ -17,7 +17,7 @@ use clap::Args;
 use super::log::ReadLog;
 use super::stream;
 use super::train::ClassifierChoice;
-use super::{AnalysisArgs, InputArgs, Outcome, RuntimeArgs, WeightingArgs};
+use super::{AnalysisArgs, InputArgs, Outcome, RuntimeArgs, VocabularyArgs};
 use crate::analyze::{Analyzed, Analyzer};
 use crate::corpus::InputFormat;
 use crate::error::{Error, Result};
@@ -51,7 +51,7 @@ pub struct LearnArgs {
     #[command(flatten)]
     pub analysis: AnalysisArgs,
     #[command(flatten)]
-    pub weighting: WeightingArgs,
+    pub weighting: VocabularyArgs,
     #[command(flatten)]
     pub runtime: RuntimeArgs,
 }
@@ -127,12 +127,7 @@ impl Learner {
             vocabulary: GrowingVocabulary::new(analyzer, config)?,
             nb: OnlineNb::from_batch(&nb),
             labels: Vec::new(),
-            info: TrainingInfo {
-                corpora: Vec::new(),
-                docs_per_class: Vec::new(),
-                bowline_version: env!("CARGO_PKG_VERSION").to_string(),
-                written: String::new(),
-            },
+            info: TrainingInfo::now(Vec::new(), Vec::new()),
         })
     }
 

@@ -3,9 +3,13 @@
 
 mod args;
 mod classify;
+mod cv;
 mod eval;
+mod labelled;
 mod learn;
 mod log;
+mod rank;
+mod select;
 mod stream;
 mod train;
 mod update;
@@ -13,15 +17,18 @@ mod vectorize;
 
 use clap::{Parser, Subcommand};
 
-pub use args::{AnalysisArgs, DecisionArgs, InputArgs, RuntimeArgs, WeightingArgs};
+pub use args::{AnalysisArgs, DecisionArgs, InputArgs, RuntimeArgs, VocabularyArgs, WeightingArgs};
 pub use classify::{ClassifyArgs, ClassifyFormat};
+pub use cv::CvArgs;
 pub use eval::EvalArgs;
 pub use learn::LearnArgs;
+pub use rank::RankArgs;
+pub use select::SelectArgs;
 pub use train::{ClassifierChoice, TrainArgs};
 pub use update::UpdateArgs;
 pub use vectorize::VectorizeArgs;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 
 /// bowline: streaming text classification.
 #[derive(Debug, Parser)]
@@ -48,6 +55,14 @@ pub enum Command {
     /// Learn labelled documents streamed on stdin into a naive Bayes model, with checkpoints
     /// and optional test-then-train (prequential) evaluation.
     Learn(LearnArgs),
+    /// Rank the terms of a labelled corpus by χ², information gain, mutual information or
+    /// document frequency.
+    Rank(RankArgs),
+    /// Stratified k-fold cross-validation of a classifier: per-fold figures, mean and spread.
+    Cv(CvArgs),
+    /// Greedy forward feature selection against a dev split, and a model on the selected
+    /// features.
+    Select(SelectArgs),
 }
 
 /// How a command ended when it did not fail outright.
@@ -71,5 +86,17 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Command::Classify(args) => classify::run(args),
         Command::Update(args) => update::run(args),
         Command::Learn(args) => learn::run(args),
+        Command::Rank(args) => rank::run(args),
+        Command::Cv(args) => cv::run(args),
+        Command::Select(args) => select::run(args),
     }
+}
+
+/// Writes to stdout; a closed pipe becomes an error the binary treats as a quiet end.
+pub(crate) fn print_or_quiet(text: &str) -> Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(|e| Error::io("-", e))
 }

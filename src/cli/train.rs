@@ -5,14 +5,13 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::log::ReadLog;
-use super::{AnalysisArgs, InputArgs, Outcome, RuntimeArgs, WeightingArgs};
+use super::{AnalysisArgs, InputArgs, Outcome, RuntimeArgs, VocabularyArgs};
 use crate::analyze::{Analyzer, AnalyzerConfig, StopWords};
 use crate::error::{Error, Result};
 use crate::model::{
-    file::utc_now, Classifier, LinearSvm, Loss, Model, NaiveBayes, NbKind, Priors, SvmParams,
-    TrainingInfo,
+    Classifier, LinearSvm, Loss, Model, NaiveBayes, NbKind, Priors, SvmParams, TrainingInfo,
 };
-use crate::vectorize::{fit_corpus, DfBound, VectorizerConfig, Weighting};
+use crate::vectorize::{fit_corpus, DfBound, Matrix, VectorizerConfig, Weighting};
 
 /// The classifiers `train` offers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -94,17 +93,12 @@ impl ClassifierChoice {
     }
 }
 
-/// Flags of `bowline train`.
+/// The classifier and its parameters: flags shared by `train`, `cv` and `select`.
 #[derive(Debug, Args)]
-pub struct TrainArgs {
-    /// A labelled corpus: class folders, a .tsv or a .jsonl file.
-    pub corpus: PathBuf,
-    /// Where to write the model.
-    #[arg(short, long, value_name = "MODEL")]
-    pub output: PathBuf,
-    /// The classifier.
-    #[arg(long, value_enum, default_value = "svm")]
-    pub classifier: ClassifierChoice,
+pub struct ClassifierArgs {
+    /// The classifier [default: svm; for select, mnb].
+    #[arg(long, value_enum)]
+    pub classifier: Option<ClassifierChoice>,
     /// Naive Bayes smoothing, > 0 [default: mnb 0.05, cnb 0.3, bnb 0.001].
     #[arg(long)]
     pub alpha: Option<f64>,
@@ -123,9 +117,6 @@ pub struct TrainArgs {
     /// SVM passes over the data at most [default: 1000].
     #[arg(long)]
     pub max_iterations: Option<usize>,
-    /// SVM seed for the coordinate order and the reservoir's sample [default: 1].
-    #[arg(long)]
-    pub seed: Option<u64>,
     /// SVM: training documents kept in the model (a uniform sample) that `bowline update`
     /// revisits; 0 keeps none [default: 4096].
     #[arg(long, value_name = "DOCS")]
@@ -134,40 +125,83 @@ pub struct TrainArgs {
     /// calibrated probabilities (trains twice).
     #[arg(long)]
     pub calibrate: bool,
+}
+
+/// Flags of `bowline train`.
+#[derive(Debug, Args)]
+pub struct TrainArgs {
+    /// A labelled corpus: class folders, a .tsv or a .jsonl file.
+    pub corpus: PathBuf,
+    /// Where to write the model.
+    #[arg(short, long, value_name = "MODEL")]
+    pub output: PathBuf,
+    #[command(flatten)]
+    pub model: ClassifierArgs,
+    /// SVM seed for the coordinate order and the reservoir's sample [default: 1].
+    #[arg(long)]
+    pub seed: Option<u64>,
     #[command(flatten)]
     pub input: InputArgs,
     #[command(flatten)]
     pub analysis: AnalysisArgs,
     #[command(flatten)]
-    pub weighting: WeightingArgs,
+    pub weighting: VocabularyArgs,
     #[command(flatten)]
     pub runtime: RuntimeArgs,
 }
 
+const SVM_ONLY: &str =
+    "--c, --loss, --tolerance, --max-iterations, --seed, --reservoir and --calibrate are SVM flags";
+
 /// How to train, validated.
-enum Trainer {
+#[derive(Debug, Clone)]
+pub enum Trainer {
+    /// Naive Bayes of a kind, with smoothing and priors.
     NaiveBayes(NbKind, f64, Priors),
+    /// A linear SVM, calibrated or not.
     Svm(SvmParams, bool),
 }
 
-impl TrainArgs {
-    fn trainer(&self) -> Result<Trainer> {
-        let choice = self.classifier;
+impl Trainer {
+    /// Trains on the rows of `x` with class ids `ids` out of `classes`.
+    pub fn fit(&self, x: &Matrix, ids: &[u32], classes: usize) -> Result<Classifier> {
+        Ok(match self {
+            Trainer::NaiveBayes(kind, alpha, priors) => {
+                let mut nb = NaiveBayes::new(*kind, *alpha, priors.clone(), classes, x.cols())?;
+                nb.add(x, ids);
+                Classifier::NaiveBayes(nb)
+            }
+            Trainer::Svm(params, calibrate) => {
+                let train = if *calibrate {
+                    LinearSvm::train_calibrated
+                } else {
+                    LinearSvm::train
+                };
+                Classifier::Svm(train(x, ids, classes, *params)?)
+            }
+        })
+    }
+}
+
+impl ClassifierArgs {
+    /// The chosen classifier, or `default`.
+    pub fn choice(&self, default: ClassifierChoice) -> ClassifierChoice {
+        self.classifier.unwrap_or(default)
+    }
+
+    /// The validated trainer for `choice`; `seed` is the SVM's (a naive Bayes model takes none,
+    /// and `train` refuses one with it).
+    pub fn trainer(&self, choice: ClassifierChoice, seed: Option<u64>) -> Result<Trainer> {
         match choice.kind() {
             Some(kind) => {
                 let svm_flags = self.c.is_some()
                     || self.loss.is_some()
                     || self.tolerance.is_some()
                     || self.max_iterations.is_some()
-                    || self.seed.is_some()
                     || self.reservoir.is_some()
                     || self.calibrate;
                 if svm_flags {
-                    return Err(Error::Config(
-                        "--c, --loss, --tolerance, --max-iterations, --seed, --reservoir and \
-                         --calibrate are SVM flags"
-                            .into(),
-                    ));
+                    return Err(Error::Config(SVM_ONLY.into()));
                 }
                 let priors = match self.priors {
                     PriorChoice::Learned => Priors::Learned,
@@ -188,7 +222,7 @@ impl TrainArgs {
                     c: self.c.unwrap_or(defaults.c),
                     tolerance: self.tolerance.unwrap_or(defaults.tolerance),
                     max_iterations: self.max_iterations.unwrap_or(defaults.max_iterations),
-                    seed: self.seed.unwrap_or(defaults.seed),
+                    seed: seed.unwrap_or(defaults.seed),
                     reservoir: self.reservoir.unwrap_or(defaults.reservoir),
                 };
                 params.validate()?;
@@ -201,9 +235,13 @@ impl TrainArgs {
 /// Runs the command.
 pub fn run(args: TrainArgs) -> Result<Outcome> {
     let started = std::time::Instant::now();
-    let trainer = args.trainer()?;
-    let analyzer = Analyzer::new(args.analysis.config_over(&args.classifier.analysis())?)?;
-    let config = args.weighting.config_over(&args.classifier.vectorizer())?;
+    let choice = args.model.choice(ClassifierChoice::Svm);
+    if args.seed.is_some() && choice.kind().is_some() {
+        return Err(Error::Config(SVM_ONLY.into()));
+    }
+    let trainer = args.model.trainer(choice, args.seed)?;
+    let analyzer = Analyzer::new(args.analysis.config_over(&choice.analysis())?)?;
+    let config = args.weighting.config_over(&choice.vectorizer())?;
     let read = args.input.options()?;
     let pipeline = args.runtime.pipeline()?;
     args.runtime.init_thread_pool();
@@ -227,34 +265,16 @@ pub fn run(args: TrainArgs) -> Result<Outcome> {
     let mut docs_per_class = vec![0u64; classes];
     ids.iter().for_each(|&c| docs_per_class[c as usize] += 1);
     let terms = fitted.vectorizer.terms().len();
-    let classifier = match trainer {
-        Trainer::NaiveBayes(kind, alpha, priors) => {
-            let mut nb = NaiveBayes::new(kind, alpha, priors, classes, terms)?;
-            nb.add(&fitted.matrix, &ids);
-            Classifier::NaiveBayes(nb)
-        }
-        Trainer::Svm(params, calibrate) => {
-            let train = if calibrate {
-                LinearSvm::train_calibrated
-            } else {
-                LinearSvm::train
-            };
-            let svm = train(&fitted.matrix, &ids, classes, params)?;
-            report_unconverged(&svm, &fitted.classes);
-            Classifier::Svm(svm)
-        }
-    };
+    let classifier = trainer.fit(&fitted.matrix, &ids, classes)?;
+    if let Classifier::Svm(svm) = &classifier {
+        report_unconverged(svm, &fitted.classes);
+    }
     let name = classifier.name();
     let model = Model {
         vectorizer: fitted.vectorizer,
         labels: fitted.classes,
         classifier,
-        info: TrainingInfo {
-            corpora: vec![args.corpus.display().to_string()],
-            docs_per_class,
-            bowline_version: env!("CARGO_PKG_VERSION").to_string(),
-            written: utc_now(),
-        },
+        info: TrainingInfo::now(vec![args.corpus.display().to_string()], docs_per_class),
     };
     model.save(&args.output)?;
     if !args.runtime.quiet {

@@ -22,8 +22,8 @@ use crate::analyze::Analyzer;
 use crate::error::{Error, Result};
 use crate::model::{file::utc_now, Classifier, ColumnChange, Model};
 use crate::vectorize::{
-    fit_corpus, renumber, FittedCorpus, FittedVectorizer, Idf, MatrixBuilder, Norm, SparseRow, Tf,
-    VectorizerConfig, Weighting,
+    counting_config, fit_corpus, renumber, FittedCorpus, FittedVectorizer, MatrixBuilder, Norm,
+    SparseRow,
 };
 
 /// Flags of `bowline update`.
@@ -42,21 +42,16 @@ pub struct UpdateArgs {
     pub runtime: RuntimeArgs,
 }
 
-/// Raw counts over every term: what the new documents are read as before weighting.
-fn counting() -> VectorizerConfig {
-    VectorizerConfig {
-        weighting: Weighting {
-            tf: Tf::Count,
-            idf: Idf::None,
-            norm: Norm::None,
-        },
-        ..VectorizerConfig::default()
-    }
-}
-
 /// Runs the command.
 pub fn run(args: UpdateArgs) -> Result<Outcome> {
     let mut model = Model::load(&args.model)?;
+    if matches!(model.classifier, Classifier::Selected(_)) {
+        return Err(Error::input(
+            &args.model,
+            "a model from `select` keeps only its selected features and cannot be updated; \
+             select again on all the documents",
+        ));
+    }
     let read = args.input.options()?;
     let pipeline = args.runtime.pipeline()?;
     args.runtime.init_thread_pool();
@@ -66,7 +61,7 @@ pub fn run(args: UpdateArgs) -> Result<Outcome> {
         &args.corpus,
         &read,
         &analyzer,
-        &counting(),
+        &counting_config(),
         &pipeline,
         |e| log.note(e),
     )?;
@@ -88,6 +83,8 @@ pub fn run(args: UpdateArgs) -> Result<Outcome> {
             svm.update(&rows, &ids, model.labels.len(), change)?;
             report_unconverged(svm, &model.labels);
         }
+        // Refused when the model was loaded.
+        Classifier::Selected(_) => {}
     }
     model.info.docs_per_class.resize(model.labels.len(), 0);
     ids.iter()

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::log::ReadLog;
-use super::{AnalysisArgs, InputArgs, Outcome, RuntimeArgs, WeightingArgs};
+use super::{AnalysisArgs, InputArgs, Outcome, RuntimeArgs, VocabularyArgs};
 use crate::analyze::{run_stages, Analyzed, Analyzer};
 use crate::corpus::{self, ReadOptions};
 use crate::error::{Error, Result};
@@ -35,7 +35,7 @@ pub struct VectorizeArgs {
     #[command(flatten)]
     pub analysis: AnalysisArgs,
     #[command(flatten)]
-    pub weighting: WeightingArgs,
+    pub weighting: VocabularyArgs,
     #[command(flatten)]
     pub runtime: RuntimeArgs,
 }

@@ -25,6 +25,19 @@ pub enum Classifier {
     NaiveBayes(NaiveBayes),
     /// A one-vs-rest linear SVM.
     Svm(LinearSvm),
+    /// A classifier trained on some of the vectorizer's columns (by `bowline select`): rows are
+    /// weighted over the whole vocabulary, as during selection, then cut to those columns.
+    Selected(Selected),
+}
+
+/// A classifier over a subset of the columns.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Selected {
+    /// For each vectorizer column, its column in `inner`, or `u32::MAX` when not selected.
+    #[serde(with = "super::packed")]
+    pub columns: Vec<u32>,
+    /// The classifier on the selected columns.
+    pub inner: Box<Classifier>,
 }
 
 impl Classifier {
@@ -33,6 +46,9 @@ impl Classifier {
         match self {
             Classifier::NaiveBayes(nb) => super::Scorer::Sparse(nb.scorer()),
             Classifier::Svm(svm) => super::Scorer::Dense(svm),
+            Classifier::Selected(selected) => {
+                super::Scorer::Selected(&selected.columns, Box::new(selected.inner.scorer()))
+            }
         }
     }
 
@@ -43,6 +59,7 @@ impl Classifier {
         let calibrated = match self {
             Classifier::Svm(svm) => svm.calibrate_scores(scores),
             Classifier::NaiveBayes(_) => false,
+            Classifier::Selected(selected) => return selected.inner.probabilities(scores),
         };
         if !calibrated {
             super::normalize_log_probabilities(scores);
@@ -58,6 +75,7 @@ impl Classifier {
                 super::NbKind::Bernoulli => "bnb",
             },
             Classifier::Svm(_) => "svm",
+            Classifier::Selected(selected) => selected.inner.name(),
         }
     }
 }
@@ -73,6 +91,18 @@ pub struct TrainingInfo {
     pub bowline_version: String,
     /// When it was last written, UTC, as `YYYY-MM-DDTHH:MM:SSZ`.
     pub written: String,
+}
+
+impl TrainingInfo {
+    /// Provenance of a model written now by this bowline from `corpora`.
+    pub fn now(corpora: Vec<String>, docs_per_class: Vec<u64>) -> Self {
+        TrainingInfo {
+            corpora,
+            docs_per_class,
+            bowline_version: env!("CARGO_PKG_VERSION").to_string(),
+            written: utc_now(),
+        }
+    }
 }
 
 /// A model file's contents.

@@ -18,6 +18,7 @@ use super::platt::Sigmoid;
 use super::random::SplitMix;
 use super::reservoir::{KeptRow, Reservoir};
 use crate::error::{Error, Result};
+pub(crate) use crate::vectorize::matrix_row as row;
 use crate::vectorize::{Matrix, MatrixBuilder, SparseRow};
 
 /// The loss on each training example.
@@ -416,12 +417,6 @@ fn squared_norms(x: &Matrix) -> Vec<f64> {
     x.outer_iterator()
         .map(|row| row.data().iter().map(|v| v * v).sum::<f64>() + 1.0)
         .collect()
-}
-
-/// Row `i` of `x` as column ids and values.
-pub(crate) fn row(x: &Matrix, i: usize) -> (&[u32], &[f64]) {
-    let span = x.indptr().outer_inds_sz(i);
-    (&x.indices()[span.clone()], &x.data()[span])
 }
 
 fn dot(w: &[f64], indices: &[u32], values: &[f64]) -> f64 {

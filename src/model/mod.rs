@@ -11,7 +11,7 @@ pub mod reservoir;
 pub mod scorer;
 
 pub use decision::{CostMatrix, Decision};
-pub use file::{Classifier, Model, TrainingInfo};
+pub use file::{Classifier, Model, Selected, TrainingInfo};
 pub use linear_svm::{ColumnChange, LinearSvm, Loss, SvmParams};
 pub use naive_bayes::{normalize_log_probabilities, NaiveBayes, NbKind, OnlineNb, Priors};
 pub use platt::Sigmoid;

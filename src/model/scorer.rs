@@ -10,12 +10,15 @@ use super::naive_bayes::ClassSums;
 use super::LinearSvm;
 
 /// Scores one document for every class.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub enum Scorer<'a> {
     /// A linear SVM's decision values.
     Dense(&'a LinearSvm),
     /// Naive Bayes joint log-likelihoods (complement NB: normalized complement weights).
     Sparse(&'a SparseScorer),
+    /// Another scorer on a subset of the columns: `columns[j]` is column j's place there, or
+    /// `u32::MAX` when it is not used.
+    Selected(&'a [u32], Box<Scorer<'a>>),
 }
 
 impl Scorer<'_> {
@@ -25,6 +28,18 @@ impl Scorer<'_> {
         match self {
             Scorer::Dense(svm) => svm.scores(indices, values, out),
             Scorer::Sparse(scorer) => scorer.scores(indices, values, out),
+            Scorer::Selected(columns, inner) => {
+                // Selected columns are numbered in vocabulary order, so the row stays sorted.
+                let (kept, weights): (Vec<u32>, Vec<f64>) = indices
+                    .iter()
+                    .zip(values)
+                    .filter_map(|(&j, &v)| match columns.get(j as usize) {
+                        Some(&c) if c != u32::MAX => Some((c, v)),
+                        _ => None,
+                    })
+                    .unzip();
+                inner.scores(&kept, &weights, out);
+            }
         }
     }
 }

@@ -19,6 +19,8 @@ pub struct FittedCorpus {
     pub matrix: Matrix,
     /// Each row's label, as the input gave it.
     pub labels: Vec<Option<String>>,
+    /// Each row's document id (the path below the root, or the line number).
+    pub ids: Vec<String>,
     /// The class names: the class folders, or else the distinct labels in byte order.
     pub classes: Vec<String>,
     /// Per-stage pipeline counters.
@@ -51,7 +53,7 @@ pub fn fit_corpus(
     let (entries, folders) = corpus::open(path, read)?;
     let started = Instant::now();
     let mut fitter = Fitter::new(config.clone())?;
-    let mut labels = Vec::new();
+    let (mut labels, mut ids) = (Vec::new(), Vec::new());
     let (interner, rows) = fitter.parts();
     let fused = pipeline.is_fused();
     let stages = fit_stages(analyzer, interner, read.max_doc_bytes, fused);
@@ -60,6 +62,7 @@ pub fn fit_corpus(
         if item.entry.is_document() {
             rows.push(&item.counted);
             labels.push(item.entry.doc.label);
+            ids.push(item.entry.doc.id);
         }
         Ok(())
     })?;
@@ -75,6 +78,7 @@ pub fn fit_corpus(
         vectorizer,
         matrix,
         labels,
+        ids,
         classes,
         stats,
         phases: (analyzed, started.elapsed() - analyzed),

@@ -14,6 +14,7 @@ mod corpus_fit;
 mod counting;
 mod growing;
 mod interner;
+mod subset;
 pub mod svmlight;
 mod vocabulary;
 pub mod weighting;
@@ -31,6 +32,7 @@ pub use corpus_fit::{fit_corpus, FittedCorpus};
 pub use counting::{fit_stage, fit_stages, transform_stage, transform_stages, Counted, RowCounter};
 pub use growing::GrowingVocabulary;
 pub use interner::Interner;
+pub use subset::{counting_config, fit_part, weigh_part, FittedPart};
 pub use weighting::{Idf, Norm, Tf, Weighting};
 
 use crate::analyze::{AnalyzerConfig, Terms};
@@ -224,6 +226,12 @@ pub(crate) fn row_chunks(rows: usize) -> Vec<std::ops::Range<usize>> {
         .step_by(ROW_CHUNK)
         .map(|start| start..(start + ROW_CHUNK).min(rows))
         .collect()
+}
+
+/// Row `i` of `x` as column ids and values.
+pub fn matrix_row(x: &Matrix, i: usize) -> (&[u32], &[f64]) {
+    let span = x.indptr().outer_inds_sz(i);
+    (&x.indices()[span.clone()], &x.data()[span])
 }
 
 /// Maps a row's columns through `remap` (old column → new, `u32::MAX` for a dropped one),

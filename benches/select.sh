@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Greedy forward selection on 20 Newsgroups train (multinomial NB, 20% dev split): the whole
+# `bowline select` command for 2,000 steps over the top 20,000 chi2 candidates; then, on a
+# problem scikit-learn can finish, 20 steps over 300 candidates with bowline and with
+# SequentialFeatureSelector(MultinomialNB(), cv=PredefinedSplit(...)) (benches/sklearn_select.py),
+# side by side in one hyperfine run, with the ratio.
+#
+#   benches/select.sh [NEWS_ROOT]      (default: ../shared/corpora/20news-bydate)
+#
+# Needs hyperfine and python3; scikit-learn goes into a virtualenv under target/. The
+# scikit-learn run takes about three minutes, so each command runs once unless RUNS says more.
+set -euo pipefail
+news=${1:-../shared/corpora/20news-bydate}
+source "$(dirname "$0")/setup.sh"
+bowline=target/release/bowline
+runs=${RUNS:-1}
+hyperfine --runs "$runs" \
+    -n "bowline 2000 steps x 20000 candidates" \
+    "$bowline select $news/train -o $out/big.model --candidates 20000 --max-features 2000 --patience 2000 -q"
+hyperfine --runs "$runs" --export-json "$out/times.json" \
+    -n bowline "$bowline select $news/train -o $out/small.model --candidates 300 --max-features 20 --patience 20 -q" \
+    -n scikit-learn "cd benches && ../$venv/bin/python sklearn_select.py ../$news/train 300 20"
+"$venv/bin/python" - "$out/times.json" <<'PY'
+import json, sys
+runs = {r["command"]: r["mean"] for r in json.load(open(sys.argv[1]))["results"]}
+b, s = runs["bowline"], runs["scikit-learn"]
+print(f"20 steps over 300 candidates: bowline {b:.2f} s, scikit-learn {s:.1f} s: {s / b:.0f}x")
+PY

@@ -1,0 +1,152 @@
+//! A labelled corpus read once and counted over every term, for the commands that fit on parts
+//! of it (`rank`, `cv`, `select`), and the evaluation they share.
+
+use std::path::Path;
+
+use super::log::ReadLog;
+use crate::analyze::{run_stages, Analyzer};
+use crate::corpus::{self, ReadOptions};
+use crate::error::{Error, Result};
+use crate::eval::{Confusion, Report};
+use crate::model::{Classifier, Decision};
+use crate::pipeline::PipelineConfig;
+use crate::select::Metric;
+use crate::vectorize::{
+    counting_config, fit_corpus, matrix_row, transform_stages, FittedCorpus, Matrix, MatrixBuilder,
+    SparseRow,
+};
+
+/// The counted corpus and each row's class id.
+pub struct Labelled {
+    /// Raw counts over every term, with ids, labels and class names.
+    pub corpus: FittedCorpus,
+    /// Each row's position in `corpus.classes`.
+    pub classes: Vec<u32>,
+}
+
+impl Labelled {
+    /// Reads and counts `path`; every document needs a label, and there must be two classes.
+    pub fn read(
+        path: &Path,
+        read: &ReadOptions,
+        analyzer: &Analyzer,
+        pipeline: &PipelineConfig,
+        log: &mut ReadLog,
+    ) -> Result<Self> {
+        let corpus = fit_corpus(path, read, analyzer, &counting_config(), pipeline, |e| {
+            log.note(e)
+        })?;
+        let classes: Vec<u32> = corpus
+            .class_ids()
+            .iter()
+            .map(|id| id.map(|c| c as u32))
+            .collect::<Option<_>>()
+            .ok_or_else(|| Error::input(path, "every document needs a label"))?;
+        if corpus.classes.len() < 2 {
+            return Err(Error::input(path, "at least two classes are needed"));
+        }
+        Ok(Labelled { corpus, classes })
+    }
+
+    /// Reads a second labelled corpus (a dev or test set) over this corpus's vocabulary, terms it
+    /// lacks being dropped, and appends its rows; returns their positions. Documents of classes
+    /// this corpus lacks are reported and left out.
+    pub fn append(
+        &mut self,
+        path: &Path,
+        read: &ReadOptions,
+        analyzer: &Analyzer,
+        pipeline: &PipelineConfig,
+        log: &mut ReadLog,
+    ) -> Result<Vec<usize>> {
+        let (entries, _) = corpus::open(path, read)?;
+        let fused = pipeline.is_fused();
+        let vectorizer = &self.corpus.vectorizer;
+        let stages = transform_stages(analyzer, vectorizer, read.max_doc_bytes, fused);
+        let mut builder = MatrixBuilder::default();
+        for i in 0..self.classes.len() {
+            let (indices, values) = matrix_row(&self.corpus.matrix, i);
+            builder.push(&SparseRow {
+                indices: indices.to_vec(),
+                values: values.to_vec(),
+            });
+        }
+        let (mut added, mut unknown) = (Vec::new(), 0u64);
+        let classes = &self.corpus.classes;
+        run_stages(entries, pipeline, stages, |item| {
+            log.note(&item.entry);
+            if !item.entry.is_document() {
+                return Ok(());
+            }
+            let label = item.entry.doc.label.as_deref();
+            let label = label.ok_or_else(|| Error::input(path, "every document needs a label"))?;
+            match classes.iter().position(|c| c == label) {
+                Some(c) => {
+                    builder.push(&item.counted.row);
+                    added.push((c as u32, item.entry.doc.id));
+                }
+                None => unknown += 1,
+            }
+            Ok(())
+        })?;
+        if unknown > 0 {
+            eprintln!("bowline: warning: {unknown} documents of {} have classes the training corpus lacks; left out", path.display());
+        }
+        let first = self.classes.len();
+        self.corpus.matrix = builder.finish(vectorizer.terms().len())?;
+        for (class, id) in added {
+            self.classes.push(class);
+            self.corpus.ids.push(id);
+        }
+        Ok((first..self.classes.len()).collect())
+    }
+
+    /// Class ids of rows `rows`.
+    pub fn classes_of(&self, rows: &[usize]) -> Vec<u32> {
+        rows.iter().map(|&i| self.classes[i]).collect()
+    }
+}
+
+/// Evaluates `classifier` on the rows of `x` with true classes `truth`, deciding the most
+/// probable class.
+pub fn evaluate(classifier: &Classifier, labels: &[String], x: &Matrix, truth: &[u32]) -> Report {
+    let mut confusion = Confusion::new(labels.to_vec());
+    let scorer = classifier.scorer();
+    let mut scores = vec![0.0; labels.len()];
+    for (i, &t) in truth.iter().enumerate() {
+        let (indices, values) = matrix_row(x, i);
+        scorer.scores(indices, values, &mut scores);
+        classifier.probabilities(&mut scores);
+        confusion.add(t as usize, Decision::MostProbable.decide(&scores));
+    }
+    confusion.report()
+}
+
+/// `classifier`'s value of `metric` on the rows of `x` with true classes `truth`.
+pub fn metric_of(
+    classifier: &Classifier,
+    labels: &[String],
+    x: &Matrix,
+    truth: &[u32],
+    metric: Metric,
+) -> f64 {
+    match metric {
+        Metric::Accuracy => evaluate(classifier, labels, x, truth).accuracy,
+        Metric::MacroF1 => evaluate(classifier, labels, x, truth).macro_f1,
+        Metric::LogLoss => {
+            let scorer = classifier.scorer();
+            let mut scores = vec![0.0; labels.len()];
+            let total: f64 = truth
+                .iter()
+                .enumerate()
+                .map(|(i, &t)| {
+                    let (indices, values) = matrix_row(x, i);
+                    scorer.scores(indices, values, &mut scores);
+                    classifier.probabilities(&mut scores);
+                    -scores[t as usize].max(f64::MIN_POSITIVE).ln()
+                })
+                .sum();
+            total / truth.len().max(1) as f64
+        }
+    }
+}

@@ -1,0 +1,74 @@
+//! Fitting on part of a corpus: cross-validation folds and train/dev splits must learn their
+//! vocabulary, pruning and idf from their training rows alone, or the held-out rows leak into
+//! the model. The corpus is analyzed and counted once over every term ([`counting_config`]);
+//! each part is then fitted and weighed from those counts.
+
+use super::{
+    matrix_row, renumber, vocabulary, FittedCorpus, FittedVectorizer, Idf, Matrix, MatrixBuilder,
+    Norm, SparseRow, Tf, VectorizerConfig, Weighting,
+};
+use crate::error::Result;
+
+/// Raw counts over every term: how a corpus is read before its parts are fitted.
+pub fn counting_config() -> VectorizerConfig {
+    VectorizerConfig {
+        weighting: Weighting {
+            tf: Tf::Count,
+            idf: Idf::None,
+            norm: Norm::None,
+        },
+        ..VectorizerConfig::default()
+    }
+}
+
+/// A vectorizer fitted on some rows of a counted corpus.
+#[derive(Debug)]
+pub struct FittedPart {
+    /// Vocabulary, document frequencies and idf of the rows it was fitted on.
+    pub vectorizer: FittedVectorizer,
+    /// For each column of the counted corpus, its column here (`u32::MAX` when pruned).
+    pub remap: Vec<u32>,
+}
+
+/// Fits `config` on rows `rows` of `counted` (a corpus read with [`counting_config`]).
+pub fn fit_part(
+    counted: &FittedCorpus,
+    rows: &[usize],
+    config: &VectorizerConfig,
+) -> Result<FittedPart> {
+    let columns = counted.vectorizer.terms().len();
+    let (mut df, mut total) = (vec![0u32; columns], vec![0u64; columns]);
+    for &i in rows {
+        let (indices, counts) = matrix_row(&counted.matrix, i);
+        for (&j, &count) in indices.iter().zip(counts) {
+            df[j as usize] += 1;
+            total[j as usize] += count as u64;
+        }
+    }
+    let terms = counted
+        .vectorizer
+        .terms()
+        .iter()
+        .map(|t| t.as_str().into())
+        .collect();
+    let n_docs = rows.len() as u32;
+    let (terms, df, remap) = vocabulary::prune(terms, &df, &total, config, n_docs);
+    let analyzer = counted.vectorizer.analyzer().clone();
+    let vectorizer = FittedVectorizer::new(analyzer, config.clone(), terms, df, n_docs)?;
+    Ok(FittedPart { vectorizer, remap })
+}
+
+/// Rows `rows` of `counted`, moved to `part`'s columns and weighted as it weighs.
+pub fn weigh_part(counted: &FittedCorpus, part: &FittedPart, rows: &[usize]) -> Result<Matrix> {
+    let mut builder = MatrixBuilder::default();
+    let (mut row, mut pairs) = (SparseRow::default(), Vec::new());
+    for &i in rows {
+        let (indices, counts) = matrix_row(&counted.matrix, i);
+        // Nothing was pruned while counting, so the counts add up to the document's length.
+        let length = counts.iter().sum::<f64>() as u32;
+        renumber(indices, counts, &part.remap, &mut pairs, &mut row);
+        part.vectorizer.weigh(&mut row, length);
+        builder.push(&row);
+    }
+    builder.finish(part.vectorizer.terms().len())
+}
