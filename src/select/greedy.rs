@@ -103,6 +103,7 @@ pub struct Selection {
 /// The training side's statistics and the dev documents, for one event model.
 pub struct Problem<'a> {
     event: Event,
+    alpha: f64,
     classes: usize,
     log_priors: Vec<f64>,
     /// Per candidate, per class: MNB (s_cj + α, log(s_cj + α)); BNB (log p, log(1 − p)).
@@ -176,6 +177,7 @@ impl<'a> Problem<'a> {
         let log_priors = docs.iter().map(|&n| (n / total).ln()).collect();
         Problem {
             event,
+            alpha,
             classes,
             log_priors,
             stats,
@@ -239,6 +241,10 @@ struct State {
     /// MNB: per class Σ_{k∈S} (s_ck + α) and its log; BNB: unused.
     normalizer: Vec<f64>,
     log_normalizer: Vec<f64>,
+    /// MNB: per class log(normalizer + α), the new normalizer for a candidate the class never
+    /// saw, which most classes never saw: one logarithm per class and step instead of one per
+    /// class and candidate.
+    log_unseen: Vec<f64>,
     selected: usize,
     /// MNB: per document and class Σ_{k∈S∩d} x_dk log(s_ck + α); BNB: the scores themselves.
     partial: Vec<f64>,
@@ -313,6 +319,17 @@ impl Scratch {
     }
 }
 
+/// The first class of highest score.
+fn first_max(scores: &[f64]) -> u32 {
+    let mut best = 0;
+    for (c, &s) in scores.iter().enumerate().skip(1) {
+        if s > scores[best] {
+            best = c;
+        }
+    }
+    best as u32
+}
+
 /// The first class of highest score, and the gap to the next best.
 fn best_and_margin(scores: &[f64]) -> (u32, f64) {
     let (mut best, mut top, mut second) = (0, f64::NEG_INFINITY, f64::NEG_INFINITY);
@@ -332,6 +349,7 @@ impl State {
         let mut state = State {
             normalizer: vec![0.0; k],
             log_normalizer: vec![0.0; k],
+            log_unseen: vec![problem.alpha.ln(); k],
             selected: 0,
             partial: vec![0.0; n * k],
             weight: vec![
@@ -413,18 +431,32 @@ impl State {
         log_new: &[f64],
     ) {
         let k = problem.classes;
-        for c in 0..k {
-            let (first, second) = problem.stats[i][c];
-            out[c] = match problem.event {
-                // One feature alone has θ = 1 in every class: the priors decide. Said outright,
-                // because the general formula leaves rounding noise that would break ties.
-                Event::Multinomial if self.selected == 0 => problem.log_priors[c],
-                Event::Multinomial => {
-                    problem.log_priors[c] + self.partial[d * k + c] + x * second
-                        - (self.weight[d] + x) * log_new[c]
+        let stats = &problem.stats[i];
+        let (partial, scores) = (
+            &self.partial[d * k..(d + 1) * k],
+            &self.scores[d * k..(d + 1) * k],
+        );
+        match problem.event {
+            // One feature alone has θ = 1 in every class: the priors decide. Said outright,
+            // because the general formula leaves rounding noise that would break ties.
+            Event::Multinomial if self.selected == 0 => out.copy_from_slice(&problem.log_priors),
+            Event::Multinomial => {
+                let weight = self.weight[d] + x;
+                let parts = problem
+                    .log_priors
+                    .iter()
+                    .zip(partial)
+                    .zip(stats)
+                    .zip(log_new);
+                for (o, (((prior, part), &(_, log_sum)), new)) in out.iter_mut().zip(parts) {
+                    *o = prior + part + x * log_sum - weight * new;
                 }
-                Event::Bernoulli => self.scores[d * k + c] + first,
-            };
+            }
+            Event::Bernoulli => {
+                for (o, (score, &(log_p, _))) in out.iter_mut().zip(scores.iter().zip(stats)) {
+                    *o = score + log_p;
+                }
+            }
         }
     }
 
@@ -438,7 +470,11 @@ impl State {
             let (first, second) = problem.stats[i][c];
             *shift = match problem.event {
                 Event::Multinomial => {
-                    *new = (self.normalizer[c] + first).ln();
+                    *new = if first == problem.alpha {
+                        self.log_unseen[c]
+                    } else {
+                        (self.normalizer[c] + first).ln()
+                    };
                     if self.selected == 0 {
                         0.0
                     } else {
@@ -505,7 +541,7 @@ impl State {
     }
 
     fn repredict(&self, problem: &Problem, d: usize, scores: &[f64], counts: &mut Counts) {
-        let (best, _) = best_and_margin(scores);
+        let best = first_max(scores);
         if best != self.predicted[d] {
             counts.record(problem.truth[d], self.predicted[d], -1);
             counts.record(problem.truth[d], best, 1);
@@ -559,6 +595,7 @@ impl State {
                 Event::Multinomial => {
                     self.normalizer[c] += first;
                     self.log_normalizer[c] = self.normalizer[c].ln();
+                    self.log_unseen[c] = (self.normalizer[c] + problem.alpha).ln();
                 }
                 // Every document gains log(1 − p); those with the feature got log p − log(1 − p)
                 // on top above.
