@@ -121,15 +121,28 @@ pub struct Model {
 impl Model {
     /// Encodes the model with its header.
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
-        let payload = postcard::to_stdvec(self)
-            .map_err(|e| Error::Config(format!("cannot encode the model: {e}")))?;
-        let mut bytes = Vec::with_capacity(HEADER + payload.len());
-        bytes.extend_from_slice(MAGIC);
-        bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-        bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-        bytes.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
-        bytes.extend_from_slice(&payload);
+        let mut bytes = Vec::new();
+        self.write_to(&mut bytes, Path::new("(memory)"))?;
         Ok(bytes)
+    }
+
+    /// Writes the header and the payload to `out` (`path` names it in errors). The payload is
+    /// encoded twice, first only to learn its length and checksum for the header: no copy of a
+    /// model of tens of megabytes is ever held in memory.
+    fn write_to(&self, out: &mut impl std::io::Write, path: &Path) -> Result<()> {
+        let encode = |e: postcard::Error| {
+            Error::Config(format!("cannot write the model to {}: {e}", path.display()))
+        };
+        let mut digest = Digest::default();
+        postcard::to_io(self, &mut digest).map_err(encode)?;
+        let mut header = Vec::with_capacity(HEADER);
+        header.extend_from_slice(MAGIC);
+        header.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        header.extend_from_slice(&digest.length.to_le_bytes());
+        header.extend_from_slice(&digest.crc.finalize().to_le_bytes());
+        out.write_all(&header).map_err(|e| Error::io(path, e))?;
+        postcard::to_io(self, out).map_err(encode)?;
+        Ok(())
     }
 
     /// Decodes a model; `path` names the file in error messages.
@@ -174,14 +187,34 @@ impl Model {
 
     /// Writes the model atomically: a crash never leaves a broken file under `path`.
     pub fn save(&self, path: &Path) -> Result<()> {
-        let bytes = self.to_bytes()?;
-        crate::io::write_atomically(path, |out| std::io::Write::write_all(out, &bytes))
+        let mut output = crate::io::Output::create(path)?;
+        self.write_to(&mut output, path)?;
+        output.commit()
     }
 
     /// Reads a model written by [`Model::save`].
     pub fn load(path: &Path) -> Result<Self> {
         let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
         Model::from_bytes(&bytes, path)
+    }
+}
+
+/// A writer that keeps only the length and CRC-32 of what it is given.
+#[derive(Default)]
+struct Digest {
+    length: u64,
+    crc: crc32fast::Hasher,
+}
+
+impl std::io::Write for Digest {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.length += buf.len() as u64;
+        self.crc.update(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
