@@ -1,6 +1,6 @@
 //! Turning class probabilities into a decision: the most probable class, a threshold on one
 //! class of a two-class model, or the class of least expected cost (decision theory: with costs
-//! C[p][t] of predicting p when the truth is t, choose the p minimizing Σ_t C[p][t] · P(t | x)).
+//! C(p, t) of predicting p when the truth is t, choose the p minimizing Σ_t C(p, t) · P(t | x)).
 //!
 //! A cost matrix is a TSV file: a header line of true classes after an ignored first cell, then
 //! one line per predicted class with its costs, tab-separated, e.g. for spam filtering where
