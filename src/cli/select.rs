@@ -21,12 +21,17 @@ use super::log::ReadLog;
 use super::train::{report_unconverged, ClassifierArgs, ClassifierChoice, Trainer};
 use super::{AnalysisArgs, InputArgs, Outcome, RuntimeArgs, WeightingArgs};
 use crate::analyze::Analyzer;
+use crate::corpus::ReadOptions;
 use crate::error::{Error, Result};
 use crate::eval::dev_split;
-use crate::model::{Classifier, Model, Selected, TrainingInfo};
+use crate::model::{Classifier, Model, NbKind, Selected, TrainingInfo};
+use crate::pipeline::PipelineConfig;
 use crate::report::{line_chart, LineChart};
-use crate::select::{Event, Greedy, Metric, Presence, Problem, RankBy};
-use crate::vectorize::{fit_part, weigh_part, FittedPart, Matrix};
+use crate::select::{Event, Greedy, Metric, Presence, Problem, RankBy, Step};
+use crate::vectorize::{
+    fit_part, matrix_row, renumber, weigh_part, FittedPart, FittedVectorizer, Matrix,
+    MatrixBuilder, SparseRow, VectorizerConfig,
+};
 
 /// Flags of `bowline select`.
 #[derive(Debug, Args)]
@@ -125,6 +130,77 @@ struct Split {
     part: FittedPart,
     x_train: Matrix,
     x_dev: Matrix,
+    y_train: Vec<u32>,
+    y_dev: Vec<u32>,
+}
+
+impl Split {
+    /// Fits `config` on the training rows and weighs both parts with it.
+    fn new(
+        labelled: &Labelled,
+        train: Vec<usize>,
+        dev: Vec<usize>,
+        config: &VectorizerConfig,
+    ) -> Result<Self> {
+        let counted = &labelled.corpus;
+        let part = fit_part(counted, &train, config)?;
+        Ok(Split {
+            x_train: weigh_part(counted, &part, &train)?,
+            x_dev: weigh_part(counted, &part, &dev)?,
+            y_train: labelled.classes_of(&train),
+            y_dev: labelled.classes_of(&dev),
+            train,
+            dev,
+            part,
+        })
+    }
+
+    /// The top `n` terms of the training part by `by`: the candidates.
+    fn candidates(&self, by: RankBy, n: usize, classes: usize) -> Vec<usize> {
+        let all: Vec<usize> = (0..self.y_train.len()).collect();
+        let presence = Presence::count(&self.x_train, &self.y_train, &all, classes);
+        presence
+            .top(by, None, n, 1)
+            .into_iter()
+            .map(|(j, _)| j)
+            .collect()
+    }
+}
+
+/// The training and dev rows: a separate dev corpus appended to the counted one, or a split.
+fn train_and_dev(
+    args: &SelectArgs,
+    labelled: &mut Labelled,
+    source: (&ReadOptions, &Analyzer, &PipelineConfig),
+    log: &mut ReadLog,
+) -> Result<(Vec<usize>, Vec<usize>)> {
+    let (read, analyzer, pipeline) = source;
+    match &args.dev {
+        Some(path) => {
+            let train = (0..labelled.classes.len()).collect();
+            Ok((train, labelled.append(path, read, analyzer, pipeline, log)?))
+        }
+        None => {
+            let seed = args.seed.unwrap_or(1);
+            let held = dev_split(
+                &labelled.corpus.ids,
+                &labelled.classes,
+                args.dev_split,
+                seed,
+            )?;
+            Ok((0..held.len()).partition(|&i| !held[i]))
+        }
+    }
+}
+
+/// The naive Bayes event model and smoothing that order the features: the classifier's own for
+/// multinomial and Bernoulli NB, multinomial NB's defaults for the others.
+fn event_of(trainer: &Trainer) -> (Event, f64) {
+    match trainer {
+        Trainer::NaiveBayes(NbKind::Bernoulli, alpha, _) => (Event::Bernoulli, *alpha),
+        Trainer::NaiveBayes(NbKind::Multinomial, alpha, _) => (Event::Multinomial, *alpha),
+        _ => (Event::Multinomial, ClassifierChoice::Mnb.alpha()),
+    }
 }
 
 /// Runs the command.
@@ -146,62 +222,21 @@ pub fn run(args: SelectArgs) -> Result<Outcome> {
     args.runtime.init_thread_pool();
     let mut log = ReadLog::new(read.max_doc_bytes);
     let mut labelled = Labelled::read(&args.corpus, &read, &analyzer, &pipeline, &mut log)?;
-    let (train, dev) = match &args.dev {
-        Some(path) => {
-            let train = (0..labelled.classes.len()).collect();
-            (
-                train,
-                labelled.append(path, &read, &analyzer, &pipeline, &mut log)?,
-            )
-        }
-        None => {
-            let ids = &labelled.corpus.ids;
-            let held = dev_split(
-                ids,
-                &labelled.classes,
-                args.dev_split,
-                args.seed.unwrap_or(1),
-            )?;
-            (0..held.len()).partition(|&i| !held[i])
-        }
-    };
+    let source = (&read, &analyzer, &pipeline);
+    let (train, dev) = train_and_dev(&args, &mut labelled, source, &mut log)?;
+    let split = Split::new(&labelled, train, dev, &config)?;
     let counted = &labelled.corpus;
-    let part = fit_part(counted, &train, &config)?;
-    let split = Split {
-        x_train: weigh_part(counted, &part, &train)?,
-        x_dev: weigh_part(counted, &part, &dev)?,
-        train,
-        dev,
-        part,
-    };
-    let (y_train, y_dev) = (
-        labelled.classes_of(&split.train),
-        labelled.classes_of(&split.dev),
-    );
     let classes = counted.classes.len();
-    let all: Vec<usize> = (0..y_train.len()).collect();
-    let presence = Presence::count(&split.x_train, &y_train, &all, classes);
-    let candidates: Vec<usize> = presence
-        .top(args.rank_by, None, args.candidates, 1)
-        .into_iter()
-        .map(|(j, _)| j)
-        .collect();
-    let (event, alpha) = match &trainer {
-        Trainer::NaiveBayes(crate::model::NbKind::Bernoulli, alpha, _) => {
-            (Event::Bernoulli, *alpha)
-        }
-        Trainer::NaiveBayes(crate::model::NbKind::Multinomial, alpha, _) => {
-            (Event::Multinomial, *alpha)
-        }
-        _ => (Event::Multinomial, ClassifierChoice::Mnb.alpha()),
-    };
+    let candidates = split.candidates(args.rank_by, args.candidates, classes);
+    let (event, alpha) = event_of(&trainer);
+    let (y_train, y_dev) = (&split.y_train, &split.y_dev);
     let problem = Problem::new(
         event,
         alpha,
         &split.x_train,
-        &y_train,
+        y_train,
         &split.x_dev,
-        &y_dev,
+        y_dev,
         classes,
         &candidates,
     );
@@ -222,13 +257,11 @@ pub fn run(args: SelectArgs) -> Result<Outcome> {
             &order,
             selection.best,
             args.metric,
-            &y_train,
-            &y_dev,
             &counted.classes,
         )?
     };
-    let full = trainer.fit(&split.x_train, &y_train, classes)?;
-    let all_features = metric_of(&full, &counted.classes, &split.x_dev, &y_dev, args.metric);
+    let full = trainer.fit(&split.x_train, y_train, classes)?;
+    let all_features = metric_of(&full, &counted.classes, &split.x_dev, y_dev, args.metric);
     let mut keep = order[..best.max(1).min(order.len())].to_vec();
     keep.sort_unstable();
     let on_train = select_columns(
@@ -236,63 +269,28 @@ pub fn run(args: SelectArgs) -> Result<Outcome> {
         &split.part,
         &keep,
         &split.x_train,
-        &y_train,
+        y_train,
         classes,
     )?;
     let selected_dev = metric_of(
         &on_train,
         &counted.classes,
         &split.x_dev,
-        &y_dev,
+        y_dev,
         args.metric,
     );
     let (final_rows, vectorizer, classifier) = if args.refit {
-        let rows: Vec<usize> = split.train.iter().chain(&split.dev).copied().collect();
-        let part = fit_part(counted, &rows, &config)?;
-        let terms = split.part.vectorizer.terms();
-        let mut kept: Vec<usize> = keep
-            .iter()
-            .filter_map(|&j| part.vectorizer.column(&terms[j]))
-            .map(|c| c as usize)
-            .collect();
-        kept.sort_unstable();
-        let x = weigh_part(counted, &part, &rows)?;
-        let classifier = select_columns(
-            &trainer,
-            &part,
-            &kept,
-            &x,
-            &labelled.classes_of(&rows),
-            classes,
-        )?;
-        (rows, part.vectorizer, classifier)
+        refit(&trainer, &labelled, &split, &keep, &config)?
     } else {
         (split.train.clone(), split.part.vectorizer.clone(), on_train)
     };
-    if let Classifier::Selected(selected) = &classifier {
-        if let Classifier::Svm(svm) = selected.inner.as_ref() {
-            report_unconverged(svm, &counted.classes);
-        }
-    }
-    let mut docs_per_class = vec![0u64; classes];
-    final_rows
-        .iter()
-        .for_each(|&i| docs_per_class[labelled.classes[i] as usize] += 1);
-    let model = Model {
-        vectorizer,
-        labels: counted.classes.clone(),
-        classifier,
-        info: TrainingInfo::now(vec![args.corpus.display().to_string()], docs_per_class),
-    };
-    model.save(&args.output)?;
+    let model = save_model(&args, &labelled, &final_rows, vectorizer, classifier)?;
     let test = match &args.test {
         Some(path) => Some(test_metric(
             &mut labelled,
             &model,
             path,
-            &read,
-            &analyzer,
-            &pipeline,
+            source,
             &mut log,
             args.metric,
         )?),
@@ -321,34 +319,91 @@ pub fn run(args: SelectArgs) -> Result<Outcome> {
     write_outputs(&args, &report, &selection.steps)?;
     if !args.runtime.quiet {
         eprintln!("bowline: {}", log.summary());
-        let test = test.map_or(String::new(), |t| format!("; test {t:.4}"));
-        eprintln!(
-            "bowline: selected {} of {} candidates in {} steps: dev {:?} {selected_dev:.4} ({} with all {} features){test} -> {}",
-            keep.len(),
-            candidates.len(),
-            selection.steps.len(),
-            args.metric,
-            all_features,
-            terms.len(),
-            args.output.display()
-        );
+        print_summary(&args, &report, selection.steps.len(), terms.len());
     }
     Ok(log.outcome())
 }
 
+/// Builds and saves the final model, reporting an SVM class that stopped at the iteration cap.
+fn save_model(
+    args: &SelectArgs,
+    labelled: &Labelled,
+    rows: &[usize],
+    vectorizer: FittedVectorizer,
+    classifier: Classifier,
+) -> Result<Model> {
+    let labels = &labelled.corpus.classes;
+    if let Classifier::Selected(selected) = &classifier {
+        if let Classifier::Svm(svm) = selected.inner.as_ref() {
+            report_unconverged(svm, labels);
+        }
+    }
+    let mut docs_per_class = vec![0u64; labels.len()];
+    rows.iter()
+        .for_each(|&i| docs_per_class[labelled.classes[i] as usize] += 1);
+    let model = Model {
+        vectorizer,
+        labels: labels.clone(),
+        classifier,
+        info: TrainingInfo::now(vec![args.corpus.display().to_string()], docs_per_class),
+    };
+    model.save(&args.output)?;
+    Ok(model)
+}
+
+/// The closing line on stderr.
+fn print_summary(args: &SelectArgs, report: &SelectionReport, steps: usize, terms: usize) {
+    let test = report
+        .test
+        .map_or(String::new(), |t| format!("; test {t:.4}"));
+    eprintln!(
+        "bowline: selected {} of {} candidates in {steps} steps: dev {:?} {:.4} ({:.4} with all \
+         {terms} features){test} -> {}",
+        report.selected,
+        report.candidates,
+        report.metric,
+        report.selected_dev,
+        report.all_features,
+        args.output.display()
+    );
+}
+
+/// The final model's rows, vectorizer and classifier when it is trained on train + dev: the
+/// vectorizer is fitted on both, and the selected terms keep their places in it.
+fn refit(
+    trainer: &Trainer,
+    labelled: &Labelled,
+    split: &Split,
+    keep: &[usize],
+    config: &VectorizerConfig,
+) -> Result<(Vec<usize>, FittedVectorizer, Classifier)> {
+    let counted = &labelled.corpus;
+    let rows: Vec<usize> = split.train.iter().chain(&split.dev).copied().collect();
+    let part = fit_part(counted, &rows, config)?;
+    let terms = split.part.vectorizer.terms();
+    let mut kept: Vec<usize> = keep
+        .iter()
+        .filter_map(|&j| part.vectorizer.column(&terms[j]))
+        .map(|c| c as usize)
+        .collect();
+    kept.sort_unstable();
+    let x = weigh_part(counted, &part, &rows)?;
+    let labels = labelled.classes_of(&rows);
+    let classifier = select_columns(trainer, &part, &kept, &x, &labels, counted.classes.len())?;
+    Ok((rows, part.vectorizer, classifier))
+}
+
 /// For classifiers selected by naive Bayes's order: the prefix of `order` whose refitted model
 /// has the best dev metric, among 10 features, then half again each time, and `nb_best`.
-#[allow(clippy::too_many_arguments)]
 fn best_prefix(
     trainer: &Trainer,
     split: &Split,
     order: &[usize],
     nb_best: usize,
     metric: Metric,
-    y_train: &[u32],
-    y_dev: &[u32],
     labels: &[String],
 ) -> Result<usize> {
+    let (y_train, y_dev) = (&split.y_train, &split.y_dev);
     let mut sizes = vec![nb_best.max(1)];
     let mut size = 10usize;
     while size < order.len() {
@@ -401,39 +456,38 @@ fn columns_of(x: &Matrix, columns: &[usize]) -> Result<Matrix> {
         .iter()
         .enumerate()
         .for_each(|(new, &old)| position[old] = new as u32);
-    let mut builder = crate::vectorize::MatrixBuilder::default();
-    let (mut row, mut pairs) = (crate::vectorize::SparseRow::default(), Vec::new());
+    let mut builder = MatrixBuilder::default();
+    let (mut row, mut pairs) = (SparseRow::default(), Vec::new());
     for i in 0..x.rows() {
-        let (indices, values) = crate::vectorize::matrix_row(x, i);
-        crate::vectorize::renumber(indices, values, &position, &mut pairs, &mut row);
+        let (indices, values) = matrix_row(x, i);
+        renumber(indices, values, &position, &mut pairs, &mut row);
         builder.push(&row);
     }
     builder.finish(columns.len())
 }
 
 /// The final model's metric on a test corpus.
-#[allow(clippy::too_many_arguments)]
 fn test_metric(
     labelled: &mut Labelled,
     model: &Model,
     path: &std::path::Path,
-    read: &crate::corpus::ReadOptions,
-    analyzer: &Analyzer,
-    pipeline: &crate::pipeline::PipelineConfig,
+    source: (&ReadOptions, &Analyzer, &PipelineConfig),
     log: &mut ReadLog,
     metric: Metric,
 ) -> Result<f64> {
+    let (read, analyzer, pipeline) = source;
     let rows = labelled.append(path, read, analyzer, pipeline, log)?;
     let part = FittedPart {
         vectorizer: model.vectorizer.clone(),
         remap: counted_remap(labelled, model),
     };
     let x = weigh_part(&labelled.corpus, &part, &rows)?;
+    let truth = labelled.classes_of(&rows);
     Ok(metric_of(
         &model.classifier,
         &model.labels,
         &x,
-        &labelled.classes_of(&rows),
+        &truth,
         metric,
     ))
 }
@@ -448,11 +502,7 @@ fn counted_remap(labelled: &Labelled, model: &Model) -> Vec<u32> {
 }
 
 /// Writes the JSON report and the SVG curve when asked for.
-fn write_outputs(
-    args: &SelectArgs,
-    report: &SelectionReport,
-    steps: &[crate::select::Step],
-) -> Result<()> {
+fn write_outputs(args: &SelectArgs, report: &SelectionReport, steps: &[Step]) -> Result<()> {
     if let Some(path) = &args.report {
         let json =
             serde_json::to_string_pretty(report).map_err(|e| Error::Config(e.to_string()))?;
