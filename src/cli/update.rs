@@ -22,8 +22,7 @@ use crate::analyze::Analyzer;
 use crate::error::{Error, Result};
 use crate::model::{file::utc_now, Classifier, ColumnChange, Model};
 use crate::vectorize::{
-    counting_config, fit_corpus, renumber, FittedCorpus, FittedVectorizer, MatrixBuilder, Norm,
-    SparseRow,
+    counting_config, fit_corpus, weigh_rows, FittedCorpus, FittedVectorizer, Norm,
 };
 
 /// Flags of `bowline update`.
@@ -68,7 +67,9 @@ pub fn run(args: UpdateArgs) -> Result<Outcome> {
     let documents = fitted.labels.len();
     let (merged, ours, theirs) = model.vectorizer.extend(&fitted.vectorizer)?;
     let ids = new_class_ids(&mut model, &fitted, &args.corpus)?;
-    let rows = reweigh(&fitted, &merged, &theirs)?;
+    // The new documents' counts, moved to the merged columns and weighted as the model weighs.
+    let all: Vec<usize> = (0..documents).collect();
+    let rows = weigh_rows(&fitted.matrix, &merged, &theirs, &all)?;
     match &mut model.classifier {
         Classifier::NaiveBayes(nb) => {
             nb.remap(&ours, merged.terms().len(), model.labels.len());
@@ -127,31 +128,6 @@ fn new_class_ids(
         ids.push(id as u32);
     }
     Ok(ids)
-}
-
-/// The new documents' count rows moved to the merged columns and weighted as the model weights.
-fn reweigh(
-    fitted: &FittedCorpus,
-    merged: &FittedVectorizer,
-    columns: &[u32],
-) -> Result<crate::vectorize::Matrix> {
-    let mut builder = MatrixBuilder::default();
-    let (mut row, mut pairs) = (SparseRow::default(), Vec::new());
-    for counts in fitted.matrix.outer_iterator() {
-        // Nothing was pruned while counting, so the counts add up to the document's length,
-        // including the new terms the merged vocabulary leaves out.
-        let length = counts.data().iter().sum::<f64>() as u32;
-        renumber(
-            counts.indices(),
-            counts.data(),
-            columns,
-            &mut pairs,
-            &mut row,
-        );
-        merged.weigh(&mut row, length);
-        builder.push(&row);
-    }
-    builder.finish(merged.terms().len())
 }
 
 /// Per merged column, its new idf over its old one: how the values of earlier rows change. A

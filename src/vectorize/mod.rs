@@ -32,7 +32,7 @@ pub use corpus_fit::{fit_corpus, FittedCorpus};
 pub use counting::{fit_stage, fit_stages, transform_stage, transform_stages, Counted, RowCounter};
 pub use growing::GrowingVocabulary;
 pub use interner::Interner;
-pub use subset::{counting_config, fit_part, weigh_part, FittedPart};
+pub use subset::{counting_config, fit_part, weigh_part, weigh_rows, FittedPart};
 pub use weighting::{Idf, Norm, Tf, Weighting};
 
 use crate::analyze::{AnalyzerConfig, Terms};

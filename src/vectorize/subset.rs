@@ -60,15 +60,27 @@ pub fn fit_part(
 
 /// Rows `rows` of `counted`, moved to `part`'s columns and weighted as it weighs.
 pub fn weigh_part(counted: &FittedCorpus, part: &FittedPart, rows: &[usize]) -> Result<Matrix> {
+    weigh_rows(&counted.matrix, &part.vectorizer, &part.remap, rows)
+}
+
+/// Rows `rows` of a matrix of raw counts over every term (read with [`counting_config`]), moved
+/// to other columns by `remap` (`u32::MAX` drops a column) and weighted by `vectorizer`.
+pub fn weigh_rows(
+    counts: &Matrix,
+    vectorizer: &FittedVectorizer,
+    remap: &[u32],
+    rows: &[usize],
+) -> Result<Matrix> {
     let mut builder = MatrixBuilder::default();
     let (mut row, mut pairs) = (SparseRow::default(), Vec::new());
     for &i in rows {
-        let (indices, counts) = matrix_row(&counted.matrix, i);
-        // Nothing was pruned while counting, so the counts add up to the document's length.
-        let length = counts.iter().sum::<f64>() as u32;
-        renumber(indices, counts, &part.remap, &mut pairs, &mut row);
-        part.vectorizer.weigh(&mut row, length);
+        let (indices, values) = matrix_row(counts, i);
+        // Nothing was pruned while counting, so the counts add up to the document's length,
+        // dropped columns included.
+        let length = values.iter().sum::<f64>() as u32;
+        renumber(indices, values, remap, &mut pairs, &mut row);
+        vectorizer.weigh(&mut row, length);
         builder.push(&row);
     }
-    builder.finish(part.vectorizer.terms().len())
+    builder.finish(vectorizer.terms().len())
 }
