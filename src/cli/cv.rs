@@ -79,7 +79,14 @@ pub fn run(args: CvArgs) -> Result<Outcome> {
     let pipeline = args.runtime.pipeline()?;
     args.runtime.init_thread_pool();
     let mut log = ReadLog::new(read.max_doc_bytes);
-    let labelled = Labelled::read(&args.corpus, &read, &analyzer, &pipeline, &mut log)?;
+    let labelled = Labelled::read(
+        &args.corpus,
+        "cross-validation",
+        &read,
+        &analyzer,
+        &pipeline,
+        &mut log,
+    )?;
     let corpus = &labelled.corpus;
     let fold_of = folds(
         &corpus.ids,

@@ -25,9 +25,11 @@ pub struct Labelled {
 }
 
 impl Labelled {
-    /// Reads and counts `path`; every document needs a label, and there must be two classes.
+    /// Reads and counts `path`; every document needs a label, and there must be two classes
+    /// (`purpose` names the command's work in those errors).
     pub fn read(
         path: &Path,
+        purpose: &str,
         read: &ReadOptions,
         analyzer: &Analyzer,
         pipeline: &PipelineConfig,
@@ -36,15 +38,7 @@ impl Labelled {
         let corpus = fit_corpus(path, read, analyzer, &counting_config(), pipeline, |e| {
             log.note(e)
         })?;
-        let classes: Vec<u32> = corpus
-            .class_ids()
-            .iter()
-            .map(|id| id.map(|c| c as u32))
-            .collect::<Option<_>>()
-            .ok_or_else(|| Error::input(path, "every document needs a label"))?;
-        if corpus.classes.len() < 2 {
-            return Err(Error::input(path, "at least two classes are needed"));
-        }
+        let classes = corpus.training_ids(path, purpose)?;
         Ok(Labelled { corpus, classes })
     }
 

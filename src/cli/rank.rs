@@ -65,7 +65,14 @@ pub fn run(args: RankArgs) -> Result<Outcome> {
     let pipeline = args.runtime.pipeline()?;
     args.runtime.init_thread_pool();
     let mut log = ReadLog::new(read.max_doc_bytes);
-    let labelled = Labelled::read(&args.corpus, &read, &analyzer, &pipeline, &mut log)?;
+    let labelled = Labelled::read(
+        &args.corpus,
+        "ranking",
+        &read,
+        &analyzer,
+        &pipeline,
+        &mut log,
+    )?;
     let corpus = &labelled.corpus;
     let all: Vec<usize> = (0..labelled.classes.len()).collect();
     let presence = Presence::count(

@@ -221,7 +221,14 @@ pub fn run(args: SelectArgs) -> Result<Outcome> {
     let pipeline = args.runtime.pipeline()?;
     args.runtime.init_thread_pool();
     let mut log = ReadLog::new(read.max_doc_bytes);
-    let mut labelled = Labelled::read(&args.corpus, &read, &analyzer, &pipeline, &mut log)?;
+    let mut labelled = Labelled::read(
+        &args.corpus,
+        "selection",
+        &read,
+        &analyzer,
+        &pipeline,
+        &mut log,
+    )?;
     let source = (&read, &analyzer, &pipeline);
     let (train, dev) = train_and_dev(&args, &mut labelled, source, &mut log)?;
     let split = Split::new(&labelled, train, dev, &config)?;

@@ -249,19 +249,8 @@ pub fn run(args: TrainArgs) -> Result<Outcome> {
     let fitted = fit_corpus(&args.corpus, &read, &analyzer, &config, &pipeline, |e| {
         log.note(e)
     })?;
-    let ids: Vec<u32> = fitted
-        .class_ids()
-        .iter()
-        .map(|id| id.map(|c| c as u32))
-        .collect::<Option<_>>()
-        .ok_or_else(|| Error::input(&args.corpus, "training needs a label on every document"))?;
+    let ids = fitted.training_ids(&args.corpus, "training")?;
     let classes = fitted.classes.len();
-    if classes < 2 {
-        return Err(Error::input(
-            &args.corpus,
-            "training needs at least two classes",
-        ));
-    }
     let mut docs_per_class = vec![0u64; classes];
     ids.iter().for_each(|&c| docs_per_class[c as usize] += 1);
     let terms = fitted.vectorizer.terms().len();

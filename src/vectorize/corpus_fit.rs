@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use super::{fit_stages, FittedVectorizer, Fitter, Matrix, VectorizerConfig};
 use crate::analyze::{run_stages, Analyzer};
 use crate::corpus::{self, Entry, ReadOptions};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::pipeline::{PipelineConfig, StageStats};
 
 /// A corpus turned into a fitted vectorizer and its training matrix.
@@ -37,6 +37,24 @@ impl FittedCorpus {
             .iter()
             .map(|l| l.as_ref().and_then(position))
             .collect()
+    }
+
+    /// Each row's class id, for learning from the corpus at `path` (named in errors, as is
+    /// `purpose`): every document needs a label, and there must be two classes or more.
+    pub fn training_ids(&self, path: &Path, purpose: &str) -> Result<Vec<u32>> {
+        let ids: Option<Vec<u32>> = self
+            .class_ids()
+            .iter()
+            .map(|id| id.map(|c| c as u32))
+            .collect();
+        let ids = ids.ok_or_else(|| {
+            Error::input(path, format!("{purpose} needs a label on every document"))
+        })?;
+        if self.classes.len() < 2 {
+            let message = format!("{purpose} needs at least two classes");
+            return Err(Error::input(path, message));
+        }
+        Ok(ids)
     }
 }
 
