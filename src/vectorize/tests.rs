@@ -12,17 +12,6 @@ fn fit(config: VectorizerConfig, docs: &[&str]) -> (FittedVectorizer, Matrix) {
     fitter.finish(AnalyzerConfig::default()).unwrap()
 }
 
-fn counts() -> VectorizerConfig {
-    VectorizerConfig {
-        weighting: Weighting {
-            tf: Tf::Count,
-            idf: Idf::None,
-            norm: Norm::None,
-        },
-        ..VectorizerConfig::default()
-    }
-}
-
 fn dense(matrix: &Matrix) -> Vec<Vec<f64>> {
     let mut rows = vec![vec![0.0; matrix.cols()]; matrix.rows()];
     for (value, (r, c)) in matrix.iter() {
@@ -35,7 +24,7 @@ const DOCS: [&str; 3] = ["b a b", "c a", "a a a d"];
 
 #[test]
 fn vocabulary_is_sorted_with_exact_counts_and_df() {
-    let (vectorizer, matrix) = fit(counts(), &DOCS);
+    let (vectorizer, matrix) = fit(counting_config(), &DOCS);
     assert_eq!(vectorizer.terms(), ["a", "b", "c", "d"]);
     assert_eq!(vectorizer.df(), [3, 1, 1, 1]);
     assert_eq!(vectorizer.n_docs(), 3);
@@ -67,33 +56,33 @@ fn tfidf_matches_hand_computation() {
 fn df_bounds_and_max_features_prune() {
     let config = VectorizerConfig {
         max_df: DfBound::Fraction(0.5),
-        ..counts()
+        ..counting_config()
     };
     let (vectorizer, matrix) = fit(config, &DOCS);
     assert_eq!(vectorizer.terms(), ["b", "c", "d"]);
     assert_eq!(matrix.nnz(), 3);
     let config = VectorizerConfig {
         min_df: DfBound::Count(2),
-        ..counts()
+        ..counting_config()
     };
     assert_eq!(fit(config, &DOCS).0.terms(), ["a"]);
     // Total counts: a 6, b 2, c 1, d 1: the top two are a and b.
     let config = VectorizerConfig {
         max_features: Some(2),
-        ..counts()
+        ..counting_config()
     };
     assert_eq!(fit(config, &DOCS).0.terms(), ["a", "b"]);
     // A tie (c and d, count 1 each) is broken by term.
     let config = VectorizerConfig {
         max_features: Some(3),
-        ..counts()
+        ..counting_config()
     };
     assert_eq!(fit(config, &DOCS).0.terms(), ["a", "b", "c"]);
 }
 
 #[test]
 fn transform_uses_the_fitted_vocabulary_and_counts_unknown_terms() {
-    let (vectorizer, matrix) = fit(counts(), &DOCS);
+    let (vectorizer, matrix) = fit(counting_config(), &DOCS);
     let counted = vectorizer.transform(&terms("d zebra a d yak"));
     assert_eq!((counted.oov, counted.length), (2, 5));
     assert_eq!(counted.row.indices, [0, 3]);
@@ -113,10 +102,10 @@ fn frequency_tf_divides_by_document_length() {
     let config = VectorizerConfig {
         weighting: Weighting {
             tf: Tf::Frequency,
-            ..counts().weighting
+            ..counting_config().weighting
         },
         max_df: DfBound::Fraction(0.5),
-        ..counts()
+        ..counting_config()
     };
     // "a" is pruned but still counts in the length: row 0 is b: 2/3.
     let (_, matrix) = fit(config, &DOCS);
