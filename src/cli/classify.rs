@@ -15,7 +15,7 @@ use crate::analyze::{run_stages, Analyzed, Analyzer};
 use crate::corpus::{self, Entries, InputFormat, Skip};
 use crate::error::{Error, Result};
 use crate::io::Output;
-use crate::model::{Decision, Model};
+use crate::model::{Decision, Model, Scorer};
 use crate::vectorize::transform_stages;
 
 /// Output formats.
@@ -74,6 +74,7 @@ pub fn run(args: ClassifyArgs) -> Result<Outcome> {
     let stages = transform_stages(&analyzer, &model.vectorizer, read.max_doc_bytes, fused);
     let mut writer = ResultWriter {
         model: &model,
+        scorer: model.classifier.scorer(),
         decide,
         format: args.format,
         top: args.top,
@@ -121,6 +122,8 @@ pub fn run(args: ClassifyArgs) -> Result<Outcome> {
 /// Formats and writes one result per entry.
 struct ResultWriter<'m> {
     model: &'m Model,
+    /// Built once per run, not per document (a selected model's scorer is boxed).
+    scorer: Scorer<'m>,
     decide: Decision,
     format: ClassifyFormat,
     top: usize,
@@ -137,8 +140,8 @@ impl ResultWriter<'_> {
         match &entry.skip {
             None => {
                 let row = &item.counted.row;
-                let scorer = self.model.classifier.scorer();
-                scorer.scores(&row.indices, &row.values, &mut self.scores);
+                self.scorer
+                    .scores(&row.indices, &row.values, &mut self.scores);
                 self.model.classifier.probabilities(&mut self.scores);
                 let best = self.decide.decide(&self.scores);
                 self.format_result(&entry.doc.id, best)?;
