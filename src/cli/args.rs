@@ -266,9 +266,17 @@ pub struct RuntimeArgs {
 }
 
 impl RuntimeArgs {
+    /// The validated pipeline configuration, with rayon's pool sized to match: what every
+    /// command that reads a corpus does before reading it.
+    pub fn start(&self) -> Result<PipelineConfig> {
+        let pipeline = self.pipeline()?;
+        self.init_thread_pool();
+        Ok(pipeline)
+    }
+
     /// Sizes rayon's global pool, which runs the parallel matrix phases, to `--threads`. Only the
     /// first call in a process has an effect; later ones keep the pool that exists.
-    pub fn init_thread_pool(&self) {
+    fn init_thread_pool(&self) {
         let threads = self.threads.unwrap_or_else(default_threads).max(1);
         // An error means a pool already exists, which is fine.
         let _ = rayon::ThreadPoolBuilder::new()
@@ -277,7 +285,7 @@ impl RuntimeArgs {
     }
 
     /// The pipeline configuration, validated.
-    pub fn pipeline(&self) -> Result<PipelineConfig> {
+    fn pipeline(&self) -> Result<PipelineConfig> {
         let threads = self.threads.unwrap_or_else(default_threads);
         let config = PipelineConfig {
             batch_size: self.batch_size,

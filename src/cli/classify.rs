@@ -67,8 +67,7 @@ pub fn run(args: ClassifyArgs) -> Result<Outcome> {
     read.format = Some(read.format.unwrap_or(default_format));
     // In classify a TSV line is `id<TAB>text`: there is no label to read.
     read.tsv_ids = true;
-    let pipeline = args.runtime.pipeline()?;
-    args.runtime.init_thread_pool();
+    let pipeline = args.runtime.start()?;
     let analyzer = Analyzer::new(model.vectorizer.analyzer().clone())?;
     let fused = pipeline.is_fused();
     let stages = transform_stages(&analyzer, &model.vectorizer, read.max_doc_bytes, fused);

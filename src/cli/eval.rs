@@ -53,8 +53,7 @@ pub fn run(args: EvalArgs) -> Result<Outcome> {
     let model = Model::load(&args.model)?;
     let decide = args.decision.decision(&model.labels)?;
     let read = args.input.options()?;
-    let pipeline = args.runtime.pipeline()?;
-    args.runtime.init_thread_pool();
+    let pipeline = args.runtime.start()?;
     let analyzer = Analyzer::new(model.vectorizer.analyzer().clone())?;
     let scorer = model.classifier.scorer();
     let (entries, _) = corpus::open(&args.corpus, &read)?;

@@ -190,8 +190,7 @@ pub fn run(args: LearnArgs) -> Result<Outcome> {
     learner.info.corpora.push("stdin".into());
     let mut read = args.input.options()?;
     read.format = Some(read.format.unwrap_or(InputFormat::Tsv));
-    let pipeline = args.runtime.pipeline()?;
-    args.runtime.init_thread_pool();
+    let pipeline = args.runtime.start()?;
     let analyzer = Analyzer::new(learner.vocabulary.analyzer().clone())?;
     let stages = analyzer.stages(read.max_doc_bytes, pipeline.is_fused());
     let mut log = ReadLog::new(read.max_doc_bytes);

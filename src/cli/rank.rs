@@ -62,8 +62,7 @@ pub fn run(args: RankArgs) -> Result<Outcome> {
     }
     let analyzer = Analyzer::new(args.analysis.config_over(&AnalyzerConfig::default())?)?;
     let read = args.input.options()?;
-    let pipeline = args.runtime.pipeline()?;
-    args.runtime.init_thread_pool();
+    let pipeline = args.runtime.start()?;
     let mut log = ReadLog::new(read.max_doc_bytes);
     let labelled = Labelled::read(
         &args.corpus,

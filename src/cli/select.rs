@@ -218,8 +218,7 @@ pub fn run(args: SelectArgs) -> Result<Outcome> {
     let analyzer = Analyzer::new(args.analysis.config_over(&choice.analysis())?)?;
     let config = args.weighting.config_over(&choice.vectorizer())?;
     let read = args.input.options()?;
-    let pipeline = args.runtime.pipeline()?;
-    args.runtime.init_thread_pool();
+    let pipeline = args.runtime.start()?;
     let mut log = ReadLog::new(read.max_doc_bytes);
     let mut labelled = Labelled::read(
         &args.corpus,

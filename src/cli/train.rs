@@ -243,8 +243,7 @@ pub fn run(args: TrainArgs) -> Result<Outcome> {
     let analyzer = Analyzer::new(args.analysis.config_over(&choice.analysis())?)?;
     let config = args.weighting.config_over(&choice.vectorizer())?;
     let read = args.input.options()?;
-    let pipeline = args.runtime.pipeline()?;
-    args.runtime.init_thread_pool();
+    let pipeline = args.runtime.start()?;
     let mut log = ReadLog::new(read.max_doc_bytes);
     let fitted = fit_corpus(&args.corpus, &read, &analyzer, &config, &pipeline, |e| {
         log.note(e)

@@ -52,8 +52,7 @@ pub fn run(args: UpdateArgs) -> Result<Outcome> {
         ));
     }
     let read = args.input.options()?;
-    let pipeline = args.runtime.pipeline()?;
-    args.runtime.init_thread_pool();
+    let pipeline = args.runtime.start()?;
     let analyzer = Analyzer::new(model.vectorizer.analyzer().clone())?;
     let mut log = ReadLog::new(read.max_doc_bytes);
     let fitted = fit_corpus(

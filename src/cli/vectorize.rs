@@ -81,13 +81,12 @@ impl VectorizeArgs {
                 vocab_out: self.vocab,
             },
         };
-        self.runtime.init_thread_pool();
         Ok(Job {
             corpus: self.corpus,
             output: self.output,
             mode,
             read: self.input.options()?,
-            pipeline: self.runtime.pipeline()?,
+            pipeline: self.runtime.start()?,
             verbose: self.runtime.verbose,
             quiet: self.runtime.quiet,
         })
