@@ -9,7 +9,6 @@ use clap::Args;
 use serde::Serialize;
 
 use super::labelled::{evaluate, Labelled};
-use super::log::ReadLog;
 use super::train::{ClassifierArgs, ClassifierChoice};
 use super::{AnalysisArgs, InputArgs, Outcome, RuntimeArgs, VocabularyArgs};
 use crate::analyze::Analyzer;
@@ -75,16 +74,12 @@ pub fn run(args: CvArgs) -> Result<Outcome> {
     let trainer = args.model.trainer(choice, svm_seed)?;
     let analyzer = Analyzer::new(args.analysis.config_over(&choice.analysis())?)?;
     let config = args.weighting.config_over(&choice.vectorizer())?;
-    let read = args.input.options()?;
-    let pipeline = args.runtime.start()?;
-    let mut log = ReadLog::new(read.max_doc_bytes);
-    let labelled = Labelled::read(
+    let (labelled, reading) = Labelled::open(
         &args.corpus,
         "cross-validation",
-        &read,
         &analyzer,
-        &pipeline,
-        &mut log,
+        &args.input,
+        &args.runtime,
     )?;
     let corpus = &labelled.corpus;
     let fold_of = folds(
@@ -142,7 +137,7 @@ pub fn run(args: CvArgs) -> Result<Outcome> {
     };
     super::print_or_quiet(&text)?;
     if !args.runtime.quiet {
-        eprintln!("bowline: {}", log.summary());
+        eprintln!("bowline: {}", reading.log.summary());
     }
-    Ok(log.outcome())
+    Ok(reading.log.outcome())
 }

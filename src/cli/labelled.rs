@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use super::log::ReadLog;
+use super::{InputArgs, RuntimeArgs};
 use crate::analyze::{run_stages, Analyzer};
 use crate::corpus::{self, ReadOptions};
 use crate::error::{Error, Result};
@@ -24,10 +25,43 @@ pub struct Labelled {
     pub classes: Vec<u32>,
 }
 
+/// The reading set-up a command keeps after the corpus is read: for a second corpus, and for
+/// the warnings and summary.
+pub struct Reading {
+    /// How inputs are read.
+    pub read: ReadOptions,
+    /// Threads and batches.
+    pub pipeline: PipelineConfig,
+    /// Warnings and counts so far.
+    pub log: ReadLog,
+}
+
 impl Labelled {
+    /// Sets up reading from the flags, then reads and counts `path` as [`Labelled::read`] does.
+    pub fn open(
+        path: &Path,
+        purpose: &str,
+        analyzer: &Analyzer,
+        input: &InputArgs,
+        runtime: &RuntimeArgs,
+    ) -> Result<(Self, Reading)> {
+        let read = input.options()?;
+        let pipeline = runtime.start()?;
+        let mut log = ReadLog::new(read.max_doc_bytes);
+        let labelled = Self::read(path, purpose, &read, analyzer, &pipeline, &mut log)?;
+        Ok((
+            labelled,
+            Reading {
+                read,
+                pipeline,
+                log,
+            },
+        ))
+    }
+
     /// Reads and counts `path`; every document needs a label, and there must be two classes
     /// (`purpose` names the command's work in those errors).
-    pub fn read(
+    fn read(
         path: &Path,
         purpose: &str,
         read: &ReadOptions,
@@ -48,11 +82,14 @@ impl Labelled {
     pub fn append(
         &mut self,
         path: &Path,
-        read: &ReadOptions,
         analyzer: &Analyzer,
-        pipeline: &PipelineConfig,
-        log: &mut ReadLog,
+        reading: &mut Reading,
     ) -> Result<Vec<usize>> {
+        let Reading {
+            read,
+            pipeline,
+            log,
+        } = reading;
         let (entries, _) = corpus::open(path, read)?;
         let fused = pipeline.is_fused();
         let vectorizer = &self.corpus.vectorizer;

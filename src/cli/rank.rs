@@ -6,7 +6,6 @@ use clap::Args;
 use serde::Serialize;
 
 use super::labelled::Labelled;
-use super::log::ReadLog;
 use super::{AnalysisArgs, InputArgs, Outcome, RuntimeArgs};
 use crate::analyze::{Analyzer, AnalyzerConfig};
 use crate::error::{Error, Result};
@@ -61,16 +60,12 @@ pub fn run(args: RankArgs) -> Result<Outcome> {
         return Err(Error::Config("--per-class needs --by chi2 or mi".into()));
     }
     let analyzer = Analyzer::new(args.analysis.config_over(&AnalyzerConfig::default())?)?;
-    let read = args.input.options()?;
-    let pipeline = args.runtime.start()?;
-    let mut log = ReadLog::new(read.max_doc_bytes);
-    let labelled = Labelled::read(
+    let (labelled, reading) = Labelled::open(
         &args.corpus,
         "ranking",
-        &read,
         &analyzer,
-        &pipeline,
-        &mut log,
+        &args.input,
+        &args.runtime,
     )?;
     let corpus = &labelled.corpus;
     let all: Vec<usize> = (0..labelled.classes.len()).collect();
@@ -106,9 +101,9 @@ pub fn run(args: RankArgs) -> Result<Outcome> {
     };
     super::print_or_quiet(&text)?;
     if !args.runtime.quiet {
-        eprintln!("bowline: {}", log.summary());
+        eprintln!("bowline: {}", reading.log.summary());
     }
-    Ok(log.outcome())
+    Ok(reading.log.outcome())
 }
 
 /// Aligned tables, one per listing.

@@ -16,16 +16,13 @@ use std::path::PathBuf;
 use clap::Args;
 use serde::Serialize;
 
-use super::labelled::{metric_of, Labelled};
-use super::log::ReadLog;
+use super::labelled::{metric_of, Labelled, Reading};
 use super::train::{report_unconverged, ClassifierArgs, ClassifierChoice, Trainer};
 use super::{AnalysisArgs, InputArgs, Outcome, RuntimeArgs, WeightingArgs};
 use crate::analyze::Analyzer;
-use crate::corpus::ReadOptions;
 use crate::error::{Error, Result};
 use crate::eval::dev_split;
 use crate::model::{Classifier, Model, NbKind, Selected, TrainingInfo};
-use crate::pipeline::PipelineConfig;
 use crate::report::{line_chart, LineChart};
 use crate::select::{Event, Greedy, Metric, Presence, Problem, RankBy, Step};
 use crate::vectorize::{
@@ -171,14 +168,13 @@ impl Split {
 fn train_and_dev(
     args: &SelectArgs,
     labelled: &mut Labelled,
-    source: (&ReadOptions, &Analyzer, &PipelineConfig),
-    log: &mut ReadLog,
+    analyzer: &Analyzer,
+    reading: &mut Reading,
 ) -> Result<(Vec<usize>, Vec<usize>)> {
-    let (read, analyzer, pipeline) = source;
     match &args.dev {
         Some(path) => {
             let train = (0..labelled.classes.len()).collect();
-            Ok((train, labelled.append(path, read, analyzer, pipeline, log)?))
+            Ok((train, labelled.append(path, analyzer, reading)?))
         }
         None => {
             let seed = args.seed.unwrap_or(1);
@@ -217,19 +213,14 @@ pub fn run(args: SelectArgs) -> Result<Outcome> {
     greedy.validate()?;
     let analyzer = Analyzer::new(args.analysis.config_over(&choice.analysis())?)?;
     let config = args.weighting.config_over(&choice.vectorizer())?;
-    let read = args.input.options()?;
-    let pipeline = args.runtime.start()?;
-    let mut log = ReadLog::new(read.max_doc_bytes);
-    let mut labelled = Labelled::read(
+    let (mut labelled, mut reading) = Labelled::open(
         &args.corpus,
         "selection",
-        &read,
         &analyzer,
-        &pipeline,
-        &mut log,
+        &args.input,
+        &args.runtime,
     )?;
-    let source = (&read, &analyzer, &pipeline);
-    let (train, dev) = train_and_dev(&args, &mut labelled, source, &mut log)?;
+    let (train, dev) = train_and_dev(&args, &mut labelled, &analyzer, &mut reading)?;
     let split = Split::new(&labelled, train, dev, &config)?;
     let counted = &labelled.corpus;
     let classes = counted.classes.len();
@@ -296,9 +287,9 @@ pub fn run(args: SelectArgs) -> Result<Outcome> {
             &mut labelled,
             &model,
             path,
-            source,
-            &mut log,
             args.metric,
+            &analyzer,
+            &mut reading,
         )?),
         None => None,
     };
@@ -324,10 +315,10 @@ pub fn run(args: SelectArgs) -> Result<Outcome> {
     };
     write_outputs(&args, &report, &selection.steps)?;
     if !args.runtime.quiet {
-        eprintln!("bowline: {}", log.summary());
+        eprintln!("bowline: {}", reading.log.summary());
         print_summary(&args, &report, selection.steps.len(), terms.len());
     }
-    Ok(log.outcome())
+    Ok(reading.log.outcome())
 }
 
 /// Builds and saves the final model, reporting an SVM class that stopped at the iteration cap.
@@ -477,12 +468,11 @@ fn test_metric(
     labelled: &mut Labelled,
     model: &Model,
     path: &std::path::Path,
-    source: (&ReadOptions, &Analyzer, &PipelineConfig),
-    log: &mut ReadLog,
     metric: Metric,
+    analyzer: &Analyzer,
+    reading: &mut Reading,
 ) -> Result<f64> {
-    let (read, analyzer, pipeline) = source;
-    let rows = labelled.append(path, read, analyzer, pipeline, log)?;
+    let rows = labelled.append(path, analyzer, reading)?;
     let part = FittedPart {
         vectorizer: model.vectorizer.clone(),
         remap: counted_remap(labelled, model),
