@@ -209,3 +209,27 @@ fn costs_and_thresholds_change_decisions_and_eval_reports_the_cost() {
     ];
     common::fails_with(&three_classes, "'eggs' is not a class of the model");
 }
+
+#[test]
+fn a_line_that_is_not_utf8_is_decoded_and_reported_with_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = model(dir.path());
+    let lines = b"the rocket reached orbit\ncaf\xe9 and cr\xe8me br\xfbl\xe9e\n";
+    let (code, stdout, stderr) = outcome(&bowline(&["classify", arg(&model)], lines));
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(results(&stdout).len(), 2);
+    assert!(
+        stderr.contains("-:2: not valid UTF-8, decoded as Windows-1252"),
+        "{stderr}"
+    );
+    // In JSONL the line is decoded before it is parsed; the warning still names it.
+    let jsonl = b"{\"text\": \"caf\xe9\"}\n";
+    let args = ["classify", arg(&model), "--input", "jsonl"];
+    let (code, stdout, stderr) = outcome(&bowline(&args, jsonl));
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(results(&stdout).len(), 1);
+    assert!(
+        stderr.contains("-:1: not valid UTF-8, decoded as Windows-1252"),
+        "{stderr}"
+    );
+}

@@ -4,6 +4,7 @@
 use std::fs::File;
 use std::io::Read;
 use std::path::Path;
+use std::sync::Arc;
 
 use super::{Entry, Skip};
 use crate::error::Error;
@@ -84,8 +85,16 @@ pub(super) fn load(entry: &mut Entry, path: &Path, max_doc_bytes: u64) {
     entry.decoded_windows_1252 = fallback;
 }
 
-/// Decodes one line of a line-oriented input, applying the size limit; records on `entry`.
-pub(super) fn load_line(entry: &mut Entry, mut bytes: Vec<u8>, max_doc_bytes: u64) {
+/// Decodes one line of a line-oriented input, applying the size limit; records on `entry`,
+/// with the file and line number it came from.
+pub(super) fn load_line(
+    entry: &mut Entry,
+    mut bytes: Vec<u8>,
+    max_doc_bytes: u64,
+    source: &Arc<Path>,
+    number: u64,
+) {
+    entry.line = Some((Arc::clone(source), number));
     if bytes.len() as u64 > max_doc_bytes {
         entry.truncated_from = Some(bytes.len() as u64);
         truncate_bytes(&mut bytes, max_doc_bytes as usize);

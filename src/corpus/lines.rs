@@ -7,6 +7,7 @@
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::Deserialize;
 
@@ -88,6 +89,7 @@ fn line_id(path: &Path, line: u64) -> String {
 /// the document id is the line number.
 pub(super) fn tsv(path: &Path, options: &ReadOptions) -> Result<Entries> {
     let path_buf = path.to_path_buf();
+    let source: Arc<Path> = Arc::from(path);
     let (force_header, ids, max_doc_bytes) =
         (options.tsv_header, options.tsv_ids, options.max_doc_bytes);
     let (first, header) = if ids {
@@ -114,31 +116,17 @@ pub(super) fn tsv(path: &Path, options: &ReadOptions) -> Result<Entries> {
             return None;
         }
         let text = line[tab + 1..].to_vec();
-        Some(if ids {
-            keyed_line(key.to_string(), None, text, max_doc_bytes)
+        let (id, label) = if ids {
+            (key.to_string(), None)
         } else {
-            keyed_line(
-                number.to_string(),
-                Some(key.to_string()),
-                text,
-                max_doc_bytes,
-            )
-        })
+            (number.to_string(), Some(key.to_string()))
+        };
+        let mut entry = Entry::default();
+        (entry.doc.id, entry.doc.label) = (id, label);
+        load_line(&mut entry, text, max_doc_bytes, &source, number);
+        Some(entry)
     });
     Ok(Box::new(lines))
-}
-
-fn keyed_line(id: String, label: Option<String>, text: Vec<u8>, max_doc_bytes: u64) -> Entry {
-    let mut entry = Entry {
-        doc: Document {
-            id,
-            label,
-            text: String::new(),
-        },
-        ..Entry::default()
-    };
-    load_line(&mut entry, text, max_doc_bytes);
-    entry
 }
 
 /// One JSONL record. Fields other than these are ignored.
@@ -153,6 +141,7 @@ struct JsonRecord {
 /// written as its decimal form. Blank lines are skipped.
 pub(super) fn jsonl(path: &Path, max_doc_bytes: u64) -> Result<Entries> {
     let path_buf = path.to_path_buf();
+    let source: Arc<Path> = Arc::from(path);
     let lines = raw_lines(path)?.filter_map(move |(number, line)| {
         let line = match line {
             Ok(line) => line,
@@ -161,9 +150,14 @@ pub(super) fn jsonl(path: &Path, max_doc_bytes: u64) -> Result<Entries> {
         if line.iter().all(u8::is_ascii_whitespace) {
             return None;
         }
-        let (text, _) = decode(line);
+        let (text, decoded_windows_1252) = decode(line);
         Some(match serde_json::from_str::<JsonRecord>(&text) {
-            Ok(record) => json_entry(number, record, max_doc_bytes),
+            Ok(record) => {
+                let mut entry = json_entry(number, record, max_doc_bytes, &source);
+                // The record was decoded before parsing, so its text is valid UTF-8 by now.
+                entry.decoded_windows_1252 |= decoded_windows_1252;
+                entry
+            }
             Err(err) => {
                 let err = line_error(&path_buf, number, format!("invalid JSON record: {err}"));
                 Entry::failed(line_id(&path_buf, number), err)
@@ -173,7 +167,7 @@ pub(super) fn jsonl(path: &Path, max_doc_bytes: u64) -> Result<Entries> {
     Ok(Box::new(lines))
 }
 
-fn json_entry(number: u64, record: JsonRecord, max_doc_bytes: u64) -> Entry {
+fn json_entry(number: u64, record: JsonRecord, max_doc_bytes: u64, source: &Arc<Path>) -> Entry {
     let id = match record.id {
         Some(serde_json::Value::String(id)) => id,
         Some(other) => other.to_string(),
@@ -187,18 +181,25 @@ fn json_entry(number: u64, record: JsonRecord, max_doc_bytes: u64) -> Entry {
         },
         ..Entry::default()
     };
-    load_line(&mut entry, record.text.into_bytes(), max_doc_bytes);
+    load_line(
+        &mut entry,
+        record.text.into_bytes(),
+        max_doc_bytes,
+        source,
+        number,
+    );
     entry
 }
 
 /// One unlabeled document per line, empty lines included; the id is the line number.
 pub(super) fn plain(path: &Path, max_doc_bytes: u64) -> Result<Entries> {
     let path_buf = path.to_path_buf();
+    let source: Arc<Path> = Arc::from(path);
     let lines = raw_lines(path)?.map(move |(number, line)| match line {
         Ok(line) => {
             let mut entry = Entry::default();
             entry.doc.id = number.to_string();
-            load_line(&mut entry, line, max_doc_bytes);
+            load_line(&mut entry, line, max_doc_bytes, &source, number);
             entry
         }
         Err(err) => Entry::failed(line_id(&path_buf, number), err),

@@ -15,6 +15,7 @@ mod folder;
 mod lines;
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -57,6 +58,9 @@ pub struct Entry {
     pub truncated_from: Option<u64>,
     /// Size of the raw input in bytes (after truncation).
     pub bytes: u64,
+    /// For a document read from a line: the file (`-` for stdin) and the 1-based line number,
+    /// which messages name, since a line's id alone does not say where it came from.
+    pub line: Option<(Arc<Path>, u64)>,
 }
 
 impl Entry {
@@ -215,7 +219,10 @@ impl ReadCounts {
 
 /// The warnings to print for an entry, in the order they happened; empty for a clean document.
 pub fn warnings(entry: &Entry, max_doc_bytes: u64) -> Vec<String> {
-    let id = &entry.doc.id;
+    let id = match &entry.line {
+        Some((path, number)) => format!("{}:{number}", path.display()),
+        None => entry.doc.id.clone(),
+    };
     let mut out = Vec::new();
     match &entry.skip {
         Some(Skip::Failed(error)) => out.push(format!("error: {error}")),
