@@ -8,6 +8,8 @@
 //!   configured by a serializable [`analyze::AnalyzerConfig`].
 //! - [`pipeline`]: how does the work spread over threads? Stages joined by bounded channels,
 //!   output in input order, errors and panics stopping the whole run.
+//! - [`index`]: where can a corpus be kept, analyzed? A tantivy index with bowline's analyzer as
+//!   its tokenizer, read back as documents by every command.
 //! - [`vectorize`]: how do terms become numbers? Vocabulary, document frequencies, TF-IDF
 //!   weighting, CSR matrices, the svmlight format.
 //!
@@ -41,6 +43,7 @@ pub mod cli;
 pub mod corpus;
 mod error;
 pub mod eval;
+pub mod index;
 pub mod io;
 pub mod model;
 pub mod pipeline;

@@ -20,6 +20,7 @@ mod terms;
 pub mod tokenize;
 
 pub use config::{AnalyzerConfig, Language, StopWords, MAX_NGRAM};
+pub use memo::TokenMemo as WordMemo;
 use memo::TokenMemo;
 pub use stem::StemCache;
 pub use stop_words::StopSet;
@@ -208,6 +209,39 @@ impl AnalyzerWorker<'_> {
         self.ngrams(text, out);
     }
 
+    /// Calls `each` for every token of `text` (after lowercasing) with what the per-word
+    /// stages make of it, as `resolve` maps it and `memo` keeps it, so each distinct token is
+    /// analyzed and resolved once: `resolve` gets `None` for a stop word, else the word after
+    /// stop-word pruning and the term after stemming. N-grams are not formed. Corpus statistics
+    /// use it to see every stage's output at the cost of one memo lookup per token.
+    pub fn for_each_word<V: Copy>(
+        &mut self,
+        text: &str,
+        memo: &mut WordMemo<V>,
+        mut resolve: impl FnMut(Option<(&str, &str)>) -> V,
+        mut each: impl FnMut(V),
+    ) {
+        let mut key = std::mem::take(&mut self.key);
+        let (min, max) = (
+            self.analyzer.config.min_token_len,
+            self.analyzer.config.max_token_len,
+        );
+        tokenize::for_each_token(text, min, max, |token| {
+            let token = self.memo_key(token, &mut key);
+            let value = match memo.get(token) {
+                Some(&value) => value,
+                None => {
+                    let stages = self.word_and_term(token);
+                    let value = resolve(stages.as_ref().map(|(w, t)| (w.as_str(), t.as_str())));
+                    memo.insert(token, value);
+                    value
+                }
+            };
+            each(value);
+        });
+        self.key = key;
+    }
+
     /// The fit's fast path for unigram analysis: runs every stage on `text` and calls `each` with
     /// the id that `id_of` gives each final term, then returns the number of terms.
     ///
@@ -249,6 +283,12 @@ impl AnalyzerWorker<'_> {
         Some(length)
     }
 
+    /// True when the analysis forms n-grams, so [`AnalyzerWorker::analyze`] gives more than
+    /// the words' terms.
+    pub fn makes_ngrams(&self) -> bool {
+        self.analyzer.config.ngram_max > 1
+    }
+
     /// The memo key of a token: the token itself, or its lowercase form when lowercasing is on
     /// and the token is ASCII with capitals. The chain begins by lowercasing, so both forms have
     /// the same result, and `The` and `the` then share one memo entry.
@@ -266,8 +306,14 @@ impl AnalyzerWorker<'_> {
     }
 
     /// The per-word stages applied to one token: its final term, or `None` for a stop word.
-    /// Runs the same functions as the separate stages.
     fn word(&mut self, token: &str) -> Option<String> {
+        self.word_and_term(token).map(|(_, term)| term)
+    }
+
+    /// The per-word stages applied to one token: the word after lowercasing and stop-word
+    /// pruning, and its term after stemming; `None` for a stop word. Runs the same functions as
+    /// the separate stages.
+    fn word_and_term(&mut self, token: &str) -> Option<(String, String)> {
         let config = &self.analyzer.config;
         let mut word = String::new();
         if config.lowercase {
@@ -279,10 +325,11 @@ impl AnalyzerWorker<'_> {
         if !stop.is_empty() && stop.is_stop(&word, config.lowercase, &mut self.scratch_word) {
             return None;
         }
-        match self.stem.as_ref() {
-            Some(cache) => Some(cache.stem_uncached(&word)),
-            None => Some(word),
-        }
+        let term = match self.stem.as_ref() {
+            Some(cache) => cache.stem_uncached(&word),
+            None => word.clone(),
+        };
+        Some((word, term))
     }
 
     fn tokenize(&mut self, text: &str, terms: &mut Terms) {

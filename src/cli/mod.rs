@@ -5,11 +5,13 @@ mod args;
 mod classify;
 mod cv;
 mod eval;
+mod index;
 mod labelled;
 mod learn;
 mod log;
 mod rank;
 mod select;
+mod stats;
 mod stream;
 mod train;
 mod update;
@@ -21,9 +23,11 @@ pub use args::{AnalysisArgs, DecisionArgs, InputArgs, RuntimeArgs, VocabularyArg
 pub use classify::{ClassifyArgs, ClassifyFormat};
 pub use cv::CvArgs;
 pub use eval::EvalArgs;
+pub use index::IndexArgs;
 pub use learn::LearnArgs;
 pub use rank::RankArgs;
 pub use select::SelectArgs;
+pub use stats::StatsArgs;
 pub use train::{ClassifierChoice, TrainArgs};
 pub use update::UpdateArgs;
 pub use vectorize::VectorizeArgs;
@@ -63,6 +67,12 @@ pub enum Command {
     /// Greedy forward feature selection against a dev split, and a model on the selected
     /// features.
     Select(SelectArgs),
+    /// Figures about a corpus: classes, lengths, vocabulary, Zipf's and Heaps' laws, typical
+    /// terms; as tables, JSON, or an HTML page with charts.
+    Stats(StatsArgs),
+    /// Keep a corpus in a tantivy index analyzed by bowline's analyzer, for `stats`, `train`
+    /// and the nearest-neighbour classifier.
+    Index(IndexArgs),
 }
 
 /// How a command ended when it did not fail outright.
@@ -89,6 +99,8 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Command::Rank(args) => rank::run(args),
         Command::Cv(args) => cv::run(args),
         Command::Select(args) => select::run(args),
+        Command::Stats(args) => stats::run(args),
+        Command::Index(args) => index::run(args),
     }
 }
 

@@ -523,6 +523,7 @@ fn write_outputs(args: &SelectArgs, report: &SelectionReport, steps: &[Step]) ->
             y_label: &format!("dev {:?}", report.metric),
             points: &points,
             marked,
+            reference: None,
         });
         crate::io::write_atomically(path, |out| std::io::Write::write_all(out, svg.as_bytes()))?;
     }

@@ -104,14 +104,20 @@ pub enum InputFormat {
     Jsonl,
     /// One unlabeled document per line.
     Lines,
+    /// A corpus index written by `bowline index`: its documents, in indexing order.
+    Index,
 }
 
 impl InputFormat {
-    /// Guesses the format from a path: `-` is stdin lines, a folder is class folders, `.tsv` and
-    /// `.jsonl` by extension, any other file is a single unlabeled document.
+    /// Guesses the format from a path: `-` is stdin lines, a folder holding a tantivy index
+    /// (`meta.json` and `.managed.json`) is a corpus index, any other folder is class folders,
+    /// `.tsv` and `.jsonl` by extension, any other file is a single unlabeled document.
     pub fn detect(path: &Path) -> Self {
         if path == Path::new("-") {
             return InputFormat::Lines;
+        }
+        if path.join("meta.json").is_file() && path.join(".managed.json").is_file() {
+            return InputFormat::Index;
         }
         if path.is_dir() {
             return InputFormat::Folder;
@@ -168,7 +174,21 @@ pub fn open(path: &Path, options: &ReadOptions) -> Result<(Entries, Vec<String>)
         InputFormat::Tsv => Ok((lines::tsv(path, options)?, Vec::new())),
         InputFormat::Jsonl => Ok((lines::jsonl(path, limit)?, Vec::new())),
         InputFormat::Lines => Ok((lines::plain(path, limit)?, Vec::new())),
+        InputFormat::Index => indexed(path),
     }
+}
+
+/// The documents of a corpus index, and its labels as class names.
+fn indexed(path: &Path) -> Result<(Entries, Vec<String>)> {
+    let corpus = crate::index::read(path)?;
+    let mut classes: Vec<String> = corpus
+        .entries
+        .iter()
+        .filter_map(|e| e.doc.label.clone())
+        .collect();
+    classes.sort_unstable();
+    classes.dedup();
+    Ok((Box::new(corpus.entries.into_iter()), classes))
 }
 
 /// The read stage's work on one entry: loads its file if it has one still to read. Runs in the

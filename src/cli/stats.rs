@@ -1,0 +1,98 @@
+//! `bowline stats`: figures about a corpus before classifying it, as tables, JSON or HTML.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::log::ReadLog;
+use super::{print_or_quiet, AnalysisArgs, InputArgs, Outcome, RuntimeArgs};
+use crate::analyze::{Analyzer, AnalyzerConfig};
+use crate::corpus;
+use crate::error::{Error, Result};
+use crate::report::stats::{collect, Collector, CorpusStats};
+use crate::report::{html_report, text_report};
+
+/// Flags of `bowline stats`.
+#[derive(Debug, Args)]
+pub struct StatsArgs {
+    /// Corpora described together (class folders, .tsv, .jsonl, files); classes of the same
+    /// name are merged, so `train` and `test` folders give one report.
+    #[arg(required_unless_present = "index")]
+    pub corpora: Vec<PathBuf>,
+    /// Describe the documents of a corpus index (`bowline index`) instead, analyzed as the
+    /// index was unless analysis flags say otherwise.
+    #[arg(long, value_name = "DIR", conflicts_with = "corpora")]
+    pub index: Option<PathBuf>,
+    /// Print every figure as JSON instead of tables.
+    #[arg(long)]
+    pub json: bool,
+    /// Also write a self-contained HTML report with charts to this file.
+    #[arg(long, value_name = "REPORT.html")]
+    pub html: Option<PathBuf>,
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub analysis: AnalysisArgs,
+    #[command(flatten)]
+    pub runtime: RuntimeArgs,
+}
+
+/// Runs the command.
+pub fn run(args: StatsArgs) -> Result<Outcome> {
+    let read = args.input.options()?;
+    let pipeline = args.runtime.start()?;
+    let mut log = ReadLog::new(read.max_doc_bytes);
+    let stats = match &args.index {
+        Some(dir) => {
+            let indexed = crate::index::read(dir)?;
+            let analyzer = Analyzer::new(args.analysis.config_over(&indexed.analyzer)?)?;
+            let mut collector = Collector::new(analyzer.config().clone());
+            collector.add_skipped(indexed.binary, indexed.failed);
+            let entries = Box::new(indexed.entries.into_iter());
+            collect(
+                &mut collector,
+                entries,
+                &analyzer,
+                &pipeline,
+                read.max_doc_bytes,
+                |_| {},
+            )?;
+            collector.finish()
+        }
+        None => {
+            let analyzer = Analyzer::new(args.analysis.config_over(&AnalyzerConfig::default())?)?;
+            let mut collector = Collector::new(analyzer.config().clone());
+            for path in &args.corpora {
+                let (entries, _) = corpus::open(path, &read)?;
+                collect(
+                    &mut collector,
+                    entries,
+                    &analyzer,
+                    &pipeline,
+                    read.max_doc_bytes,
+                    |e| log.note(e),
+                )?;
+            }
+            collector.finish()
+        }
+    };
+    if let Some(path) = &args.html {
+        let page = html_report(&stats);
+        crate::io::write_atomically(path, |out| out.write_all(page.as_bytes()))?;
+    }
+    print_or_quiet(&render(&stats, args.json)?)?;
+    if !args.runtime.quiet && args.index.is_none() {
+        eprintln!("bowline: {}", log.summary());
+    }
+    Ok(log.outcome())
+}
+
+fn render(stats: &CorpusStats, json: bool) -> Result<String> {
+    if !json {
+        return Ok(text_report(stats));
+    }
+    serde_json::to_string_pretty(stats)
+        .map(|text| text + "\n")
+        .map_err(|e| Error::Config(format!("cannot encode the report: {e}")))
+}
