@@ -338,3 +338,36 @@ fn sizes_of(value: &str) -> Vec<(f64, f64)> {
         .filter_map(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?)))
         .collect()
 }
+
+#[test]
+fn a_model_trained_from_an_index_equals_one_trained_from_the_corpus() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = dir.path().join("index");
+    let run = |args: &[&str]| {
+        let (code, stdout, stderr) = outcome(&bowline(args, b""));
+        assert_eq!(code, 0, "{stderr}");
+        stdout
+    };
+    run(&["index", "corpora", "--index", arg(&index)]);
+    let (from_index, from_corpus) = (dir.path().join("i.model"), dir.path().join("c.model"));
+    // The index analyzes with the default analysis (stemming on); mnb's own default has none.
+    let mnb = ["--classifier", "mnb", "-q"];
+    run(&[
+        &["train", "--index", arg(&index), "-o", arg(&from_index)],
+        &mnb[..],
+    ]
+    .concat());
+    let corpus_args = [
+        "train",
+        "corpora",
+        "-o",
+        arg(&from_corpus),
+        "--stem",
+        "english",
+    ];
+    run(&[&corpus_args[..], &mnb[..]].concat());
+    let classify = |model: &Path| run(&["classify", arg(model), "corpora", "-q"]);
+    assert_eq!(classify(&from_index), classify(&from_corpus));
+    // 61 documents and the README beside the class folders.
+    assert_eq!(classify(&from_index).lines().count(), 62);
+}

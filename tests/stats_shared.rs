@@ -32,7 +32,10 @@ fn stats_from_the_index_equal_stats_from_the_corpus_on_20news_train() {
     // Text follows Zipf's law with an exponent a little above 1, and vocabulary grows as a
     // power of the text read.
     let zipf = &from_corpus["zipf"];
-    assert!((1.0..1.5).contains(&zipf["exponent"].as_f64().unwrap()), "{zipf}");
+    assert!(
+        (1.0..1.5).contains(&zipf["exponent"].as_f64().unwrap()),
+        "{zipf}"
+    );
     let beta = from_corpus["heaps"]["beta"].as_f64().unwrap();
     assert!((0.5..0.9).contains(&beta), "{beta}");
     let space = &from_corpus["classes"]["sci.space"]["distinctive_terms"];
@@ -48,5 +51,8 @@ fn train_and_test_together_merge_classes_by_name() {
     assert_eq!(both["totals"]["documents"].as_u64(), Some(18_846));
     assert_eq!(both["totals"]["classes"].as_u64(), Some(20));
     assert_eq!(both["totals"]["non_utf8"].as_u64(), Some(73));
-    assert_eq!(both["classes"]["sci.space"]["documents"].as_u64(), Some(593 + 394));
+    assert_eq!(
+        both["classes"]["sci.space"]["documents"].as_u64(),
+        Some(593 + 394)
+    );
 }

@@ -130,8 +130,13 @@ pub struct ClassifierArgs {
 /// Flags of `bowline train`.
 #[derive(Debug, Args)]
 pub struct TrainArgs {
-    /// A labelled corpus: class folders, a .tsv or a .jsonl file.
-    pub corpus: PathBuf,
+    /// A labelled corpus: class folders, a .tsv or a .jsonl file, or a corpus index.
+    #[arg(required_unless_present = "index")]
+    pub corpus: Option<PathBuf>,
+    /// Train on the documents of a corpus index (`bowline index`), analyzed as the index
+    /// analyzes them unless analysis flags say otherwise.
+    #[arg(long, value_name = "DIR", conflicts_with = "corpus")]
+    pub index: Option<PathBuf>,
     /// Where to write the model.
     #[arg(short, long, value_name = "MODEL")]
     pub output: PathBuf,
@@ -240,15 +245,23 @@ pub fn run(args: TrainArgs) -> Result<Outcome> {
         return Err(Error::Config(SVM_ONLY.into()));
     }
     let trainer = args.model.trainer(choice, args.seed)?;
-    let analyzer = Analyzer::new(args.analysis.config_over(&choice.analysis())?)?;
+    let (corpus, analysis) = match (&args.index, &args.corpus) {
+        (Some(dir), _) => (dir, crate::index::analysis(dir)?),
+        (None, Some(path)) => (path, choice.analysis()),
+        (None, None) => return Err(Error::Config("give a CORPUS or --index DIR".into())),
+    };
+    let analyzer = Analyzer::new(args.analysis.config_over(&analysis)?)?;
     let config = args.weighting.config_over(&choice.vectorizer())?;
-    let read = args.input.options()?;
+    let mut read = args.input.options()?;
+    if args.index.is_some() {
+        read.format = Some(crate::corpus::InputFormat::Index);
+    }
     let pipeline = args.runtime.start()?;
     let mut log = ReadLog::new(read.max_doc_bytes);
-    let fitted = fit_corpus(&args.corpus, &read, &analyzer, &config, &pipeline, |e| {
+    let fitted = fit_corpus(corpus, &read, &analyzer, &config, &pipeline, |e| {
         log.note(e)
     })?;
-    let ids = fitted.training_ids(&args.corpus, "training")?;
+    let ids = fitted.training_ids(corpus, "training")?;
     let classes = fitted.classes.len();
     let mut docs_per_class = vec![0u64; classes];
     ids.iter().for_each(|&c| docs_per_class[c as usize] += 1);
@@ -264,7 +277,7 @@ pub fn run(args: TrainArgs) -> Result<Outcome> {
         vectorizer: fitted.vectorizer,
         labels: fitted.classes,
         classifier,
-        info: TrainingInfo::now(vec![args.corpus.display().to_string()], docs_per_class),
+        info: TrainingInfo::now(vec![corpus.display().to_string()], docs_per_class),
     };
     model.save(&args.output)?;
     if !args.runtime.quiet {

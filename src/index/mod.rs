@@ -304,6 +304,11 @@ pub struct IndexedCorpus {
     pub failed: u64,
 }
 
+/// The analysis of the index in `dir`.
+pub fn analysis(dir: &Path) -> Result<AnalyzerConfig> {
+    Ok(Opened::open(dir)?.payload.analyzer)
+}
+
 /// Reads every document of the index in `dir`, in indexing order.
 pub fn read(dir: &Path) -> Result<IndexedCorpus> {
     let opened = Opened::open(dir)?;
