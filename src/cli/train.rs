@@ -54,7 +54,7 @@ impl ClassifierChoice {
     /// Each classifier's default analysis, measured on 20 Newsgroups bydate (train → test; the
     /// table is in README.md): stop words help every classifier and stemming none of them;
     /// word bigrams help the SVM and complement NB, which weigh many weak features well. k-NN
-    /// loses with bigrams (0.809 to 0.797 at k 30): the many rare pairs add noise to the
+    /// loses with bigrams (0.810 to 0.789 at k 30): the many rare pairs add noise to the
     /// similarities and double the postings to walk.
     pub(super) fn analysis(self) -> AnalyzerConfig {
         let ngram_max = match self {
