@@ -95,6 +95,22 @@ fn sms_every_classifier_reaches_0_98() {
     }
 }
 
+#[test]
+#[ignore = "needs ../shared/corpora"]
+fn news_knn_reaches_0_80() {
+    let accuracy = news("knn");
+    assert!(accuracy >= 0.80, "{accuracy}");
+}
+
+#[test]
+#[ignore = "needs ../shared/corpora"]
+fn sms_knn_reaches_0_95() {
+    let dir = tempfile::tempdir().unwrap();
+    let (train, test) = sms_split(dir.path());
+    let accuracy = accuracy("knn", &train, &test);
+    assert!(accuracy >= 0.95, "{accuracy}");
+}
+
 /// Copies every other file of each class folder under `from` to `to`, starting at `first`.
 fn every_other_file(from: &std::path::Path, to: &std::path::Path, first: usize) {
     for class in std::fs::read_dir(from).unwrap() {

@@ -2,32 +2,13 @@
 
 mod common;
 
-use common::{arg, bowline, outcome, write_tree};
+use common::{arg, bowline, outcome, write_tree, NEW_DOCS as B, PROBES};
 
 const A: &[(&str, &[u8])] = &[
     ("space/1.txt", b"rocket launch orbit satellite"),
     ("space/2.txt", b"the probe reached orbit around the moon"),
     ("food/1.txt", b"bake bread with flour and butter"),
     ("food/2.txt", b"roast the chicken and bake potatoes"),
-];
-// New terms (telescope, soup, ...) and a class the first model never saw (sport).
-const B: &[(&str, &[u8])] = &[
-    (
-        "space/3.txt",
-        b"the telescope saw a distant galaxy beyond orbit",
-    ),
-    ("food/3.txt", b"simmer the soup with garlic and bread"),
-    (
-        "sport/1.txt",
-        b"the striker scored a goal in the final match",
-    ),
-    ("sport/2.txt", b"the team won the match after a late goal"),
-];
-const PROBES: &[(&str, &[u8])] = &[
-    ("p1.txt", b"a galaxy seen by the telescope"),
-    ("p2.txt", b"garlic soup and fresh bread"),
-    ("p3.txt", b"who scored the goal in the match"),
-    ("p4.txt", b"orbit of the moon and the satellite"),
 ];
 // Raw counts and no pruning: a weighting that depends on the document alone.
 const EXACT: &[&str] = &[

@@ -70,10 +70,12 @@ fn spread(values: impl Iterator<Item = f64> + Clone) -> Spread {
 /// Runs the command.
 pub fn run(args: CvArgs) -> Result<Outcome> {
     let choice = args.model.choice(ClassifierChoice::Svm);
-    let svm_seed = choice.kind().is_none().then_some(args.seed).flatten();
-    let trainer = args.model.trainer(choice, svm_seed)?;
+    let svm_seed = (choice == ClassifierChoice::Svm)
+        .then_some(args.seed)
+        .flatten();
     let analyzer = Analyzer::new(args.analysis.config_over(&choice.analysis())?)?;
     let config = args.weighting.config_over(&choice.vectorizer())?;
+    let trainer = args.model.trainer(choice, svm_seed, config.weighting)?;
     let (labelled, reading) = Labelled::open(
         &args.corpus,
         "cross-validation",
@@ -93,7 +95,7 @@ pub fn run(args: CvArgs) -> Result<Outcome> {
         let (held, kept): (Vec<usize>, Vec<usize>) =
             (0..fold_of.len()).partition(|&i| fold_of[i] == fold);
         let part = fit_part(corpus, &kept, &config)?;
-        let train = weigh_part(corpus, &part, &kept)?;
+        let train = trainer.rows(corpus, &part, &kept)?;
         let classifier = trainer.fit(&train, &labelled.classes_of(&kept), corpus.classes.len())?;
         let test = weigh_part(corpus, &part, &held)?;
         let report = evaluate(

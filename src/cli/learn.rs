@@ -103,7 +103,8 @@ impl Learner {
         let choice = args.classifier.unwrap_or(ClassifierChoice::Mnb);
         let kind = choice.kind().ok_or_else(|| {
             Error::Config(
-                "learn trains naive Bayes (mnb, cnb, bnb); train an SVM with `train`".into(),
+                "learn trains naive Bayes (mnb, cnb, bnb); train an SVM or k-NN with `train`"
+                    .into(),
             )
         })?;
         let analyzer = args.analysis.config_over(&choice.analysis())?;

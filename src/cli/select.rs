@@ -202,8 +202,14 @@ fn event_of(trainer: &Trainer) -> (Event, f64) {
 /// Runs the command.
 pub fn run(args: SelectArgs) -> Result<Outcome> {
     let choice = args.model.choice(ClassifierChoice::Mnb);
-    let svm_seed = choice.kind().is_none().then_some(args.seed).flatten();
-    let trainer = args.model.trainer(choice, svm_seed)?;
+    if choice == ClassifierChoice::Knn {
+        return Err(Error::Config(
+            "select does not choose features for k-NN; train it with `train`".into(),
+        ));
+    }
+    let svm_seed = (choice == ClassifierChoice::Svm)
+        .then_some(args.seed)
+        .flatten();
     let greedy = Greedy {
         metric: args.metric,
         max_features: args.max_features,
@@ -213,6 +219,7 @@ pub fn run(args: SelectArgs) -> Result<Outcome> {
     greedy.validate()?;
     let analyzer = Analyzer::new(args.analysis.config_over(&choice.analysis())?)?;
     let config = args.weighting.config_over(&choice.vectorizer())?;
+    let trainer = args.model.trainer(choice, svm_seed, config.weighting)?;
     let (mut labelled, mut reading) = Labelled::open(
         &args.corpus,
         "selection",

@@ -8,6 +8,10 @@
 //! alone (no idf) and no pruning, the result equals training on all documents at once; with idf,
 //! earlier documents keep the weights they had.
 //!
+//! k-NN adds the new documents' counts and derives its weights again from the merged document
+//! frequencies: with no pruning (min-df 1, its default) the result is the model trained on all
+//! documents at once.
+//!
 //! The SVM continues its dual problem over its reservoir of earlier rows, re-weighted with the
 //! new idf, plus the new rows (see [`LinearSvm::update`](crate::model::LinearSvm::update)).
 
@@ -22,13 +26,13 @@ use crate::analyze::Analyzer;
 use crate::error::{Error, Result};
 use crate::model::{file::utc_now, Classifier, ColumnChange, Model};
 use crate::vectorize::{
-    counting_config, fit_corpus, weigh_rows, FittedCorpus, FittedVectorizer, Norm,
+    count_rows, counting_config, fit_corpus, weigh_rows, FittedCorpus, FittedVectorizer, Norm,
 };
 
 /// Flags of `bowline update`.
 #[derive(Debug, Args)]
 pub struct UpdateArgs {
-    /// A naive Bayes model written by `bowline train`.
+    /// A model written by `bowline train`.
     pub model: PathBuf,
     /// A labelled corpus of new documents.
     pub corpus: PathBuf,
@@ -66,9 +70,13 @@ pub fn run(args: UpdateArgs) -> Result<Outcome> {
     let documents = fitted.labels.len();
     let (merged, ours, theirs) = model.vectorizer.extend(&fitted.vectorizer)?;
     let ids = new_class_ids(&mut model, &fitted, &args.corpus)?;
-    // The new documents' counts, moved to the merged columns and weighted as the model weighs.
+    // The new documents' counts, moved to the merged columns and weighted as the model weighs
+    // (k-NN weighs its own counts).
     let all: Vec<usize> = (0..documents).collect();
-    let rows = weigh_rows(&fitted.matrix, &merged, &theirs, &all)?;
+    let rows = match &model.classifier {
+        Classifier::Knn(_) => count_rows(&fitted.matrix, &theirs, &all, merged.terms().len())?,
+        _ => weigh_rows(&fitted.matrix, &merged, &theirs, &all)?,
+    };
     match &mut model.classifier {
         Classifier::NaiveBayes(nb) => {
             nb.remap(&ours, merged.terms().len(), model.labels.len());
@@ -82,6 +90,10 @@ pub fn run(args: UpdateArgs) -> Result<Outcome> {
             };
             svm.update(&rows, &ids, model.labels.len(), change)?;
             report_unconverged(svm, &model.labels);
+        }
+        Classifier::Knn(knn) => {
+            knn.remap(&ours, merged.terms().len(), model.labels.len());
+            knn.add(&rows, &ids)?;
         }
         // Refused when the model was loaded.
         Classifier::Selected(_) => {}

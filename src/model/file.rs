@@ -9,7 +9,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::{LinearSvm, NaiveBayes};
+use super::{Knn, LinearSvm, NaiveBayes};
 use crate::error::{Error, Result};
 use crate::vectorize::FittedVectorizer;
 
@@ -28,6 +28,8 @@ pub enum Classifier {
     /// A classifier trained on some of the vectorizer's columns (by `bowline select`): rows are
     /// weighted over the whole vocabulary, as during selection, then cut to those columns.
     Selected(Selected),
+    /// k-nearest neighbours over the training documents.
+    Knn(Knn),
 }
 
 /// A classifier over a subset of the columns.
@@ -49,24 +51,27 @@ impl Classifier {
             Classifier::Selected(selected) => {
                 super::Scorer::Selected(&selected.columns, Box::new(selected.inner.scorer()))
             }
+            Classifier::Knn(knn) => super::Scorer::Knn(knn),
         }
     }
 
     /// Turns one document's scores into class probabilities, in place: naive Bayes posteriors; a
     /// calibrated SVM's Platt probabilities; for an uncalibrated SVM, a softmax of the decision
-    /// values, which ranks classes but is not a calibrated probability.
+    /// values, which ranks classes but is not a calibrated probability; for k-NN, each class's
+    /// share of the neighbours' votes.
     pub fn probabilities(&self, scores: &mut [f64]) {
         let calibrated = match self {
             Classifier::Svm(svm) => svm.calibrate_scores(scores),
             Classifier::NaiveBayes(_) => false,
             Classifier::Selected(selected) => return selected.inner.probabilities(scores),
+            Classifier::Knn(_) => return super::normalize_votes(scores),
         };
         if !calibrated {
             super::normalize_log_probabilities(scores);
         }
     }
 
-    /// A short name: mnb, cnb, bnb or svm.
+    /// A short name: mnb, cnb, bnb, svm or knn.
     pub fn name(&self) -> &'static str {
         match self {
             Classifier::NaiveBayes(nb) => match nb.kind() {
@@ -76,6 +81,7 @@ impl Classifier {
             },
             Classifier::Svm(_) => "svm",
             Classifier::Selected(selected) => selected.inner.name(),
+            Classifier::Knn(_) => "knn",
         }
     }
 }

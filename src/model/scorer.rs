@@ -4,10 +4,11 @@
 //! simple in structure: a term a class never saw has a weight that depends on the class alone,
 //! or on the term alone. [`SparseScorer`] keeps that shared part and stores a delta only where a
 //! class has counts, so a model over a million bigrams stays as small as its counts and is
-//! ready in milliseconds after loading. The SVM's weights are truly dense and it scores itself.
+//! ready in milliseconds after loading. The SVM's weights are truly dense and it scores itself, as
+//! does k-NN, whose scores are its neighbours' votes.
 
 use super::naive_bayes::ClassSums;
-use super::LinearSvm;
+use super::{Knn, LinearSvm};
 
 /// Scores one document for every class.
 #[derive(Debug, Clone)]
@@ -19,6 +20,8 @@ pub enum Scorer<'a> {
     /// Another scorer on a subset of the columns: `columns[j]` is column j's place there, or
     /// `u32::MAX` when it is not used.
     Selected(&'a [u32], Box<Scorer<'a>>),
+    /// k-nearest neighbours' similarity-weighted votes.
+    Knn(&'a Knn),
 }
 
 impl Scorer<'_> {
@@ -28,6 +31,7 @@ impl Scorer<'_> {
         match self {
             Scorer::Dense(svm) => svm.scores(indices, values, out),
             Scorer::Sparse(scorer) => scorer.scores(indices, values, out),
+            Scorer::Knn(knn) => knn.scores(indices, values, out),
             Scorer::Selected(columns, inner) => {
                 // Selected columns are numbered in vocabulary order, so the row stays sorted.
                 let (kept, weights): (Vec<u32>, Vec<f64>) = indices

@@ -32,7 +32,9 @@ pub use corpus_fit::{fit_corpus, FittedCorpus};
 pub use counting::{fit_stage, fit_stages, transform_stage, transform_stages, Counted, RowCounter};
 pub use growing::GrowingVocabulary;
 pub use interner::Interner;
-pub use subset::{counting_config, fit_part, weigh_part, weigh_rows, FittedPart};
+pub use subset::{
+    count_part, count_rows, counting_config, fit_part, weigh_part, weigh_rows, FittedPart,
+};
 pub use weighting::{Idf, Norm, Tf, Weighting};
 
 use crate::analyze::{AnalyzerConfig, Terms};
@@ -384,6 +386,16 @@ impl FittedVectorizer {
     /// Idf factors, in column order.
     pub fn idf(&self) -> &[f64] {
         &self.idf
+    }
+
+    /// This vocabulary with another weighting, its idf computed again: for a corpus counted
+    /// raw and weighed later.
+    pub fn with_weighting(self, weighting: Weighting) -> Result<Self> {
+        let config = VectorizerConfig {
+            weighting,
+            ..self.config
+        };
+        FittedVectorizer::new(self.analyzer, config, self.terms, self.df, self.n_docs)
     }
 
     /// This vocabulary grown by `other`'s, as when a model learns from more documents: the union

@@ -63,6 +63,13 @@ pub fn weigh_part(counted: &FittedCorpus, part: &FittedPart, rows: &[usize]) -> 
     weigh_rows(&counted.matrix, &part.vectorizer, &part.remap, rows)
 }
 
+/// Rows `rows` of `counted`, moved to `part`'s columns and left as raw counts: for a
+/// classifier that weighs its training rows itself.
+pub fn count_part(counted: &FittedCorpus, part: &FittedPart, rows: &[usize]) -> Result<Matrix> {
+    let columns = part.vectorizer.terms().len();
+    count_rows(&counted.matrix, &part.remap, rows, columns)
+}
+
 /// Rows `rows` of a matrix of raw counts over every term (read with [`counting_config`]), moved
 /// to other columns by `remap` (`u32::MAX` drops a column) and weighted by `vectorizer`.
 pub fn weigh_rows(
@@ -70,6 +77,31 @@ pub fn weigh_rows(
     vectorizer: &FittedVectorizer,
     remap: &[u32],
     rows: &[usize],
+) -> Result<Matrix> {
+    let columns = vectorizer.terms().len();
+    move_rows(counts, remap, rows, columns, |row, length| {
+        vectorizer.weigh(row, length);
+    })
+}
+
+/// Like [`weigh_rows`] into `columns` columns, the counts left as they are.
+pub fn count_rows(
+    counts: &Matrix,
+    remap: &[u32],
+    rows: &[usize],
+    columns: usize,
+) -> Result<Matrix> {
+    move_rows(counts, remap, rows, columns, |_, _| {})
+}
+
+/// Rows `rows` of `counts` moved by `remap` into `columns` columns, each passed to `weigh` with
+/// its document's length before it is kept.
+fn move_rows(
+    counts: &Matrix,
+    remap: &[u32],
+    rows: &[usize],
+    columns: usize,
+    weigh: impl Fn(&mut SparseRow, u32),
 ) -> Result<Matrix> {
     let mut builder = MatrixBuilder::default();
     let (mut row, mut pairs) = (SparseRow::default(), Vec::new());
@@ -79,8 +111,8 @@ pub fn weigh_rows(
         // dropped columns included.
         let length = values.iter().sum::<f64>() as u32;
         renumber(indices, values, remap, &mut pairs, &mut row);
-        vectorizer.weigh(&mut row, length);
+        weigh(&mut row, length);
         builder.push(&row);
     }
-    builder.finish(vectorizer.terms().len())
+    builder.finish(columns)
 }

@@ -74,6 +74,17 @@ impl Weighting {
         }
     }
 
+    /// The term-frequency factor of a term counted `count` times in a document of `doc_len`
+    /// terms.
+    pub fn tf(&self, count: f64, doc_len: u32) -> f64 {
+        match self.tf {
+            Tf::Count => count,
+            Tf::Binary => 1.0,
+            Tf::Frequency => count / f64::from(doc_len.max(1)),
+            Tf::Sublinear => 1.0 + count.ln(),
+        }
+    }
+
     /// Weighs one row in place: `values` holds counts on entry and weights on return.
     /// `doc_len` is the document's length in terms; `idf[j]` belongs to `indices[j]`.
     pub fn weigh(&self, indices: &[u32], values: &mut [f64], doc_len: u32, idf: &[f64]) {
@@ -84,13 +95,7 @@ impl Weighting {
     /// a vocabulary that grows, whose idf is computed when needed.
     pub fn weigh_by(&self, values: &mut [f64], doc_len: u32, idf_of: impl Fn(usize) -> f64) {
         for (k, value) in values.iter_mut().enumerate() {
-            let tf = match self.tf {
-                Tf::Count => *value,
-                Tf::Binary => 1.0,
-                Tf::Frequency => *value / f64::from(doc_len.max(1)),
-                Tf::Sublinear => 1.0 + value.ln(),
-            };
-            *value = tf * idf_of(k);
+            *value = self.tf(*value, doc_len) * idf_of(k);
         }
         if self.norm == Norm::L2 {
             let length = values.iter().map(|v| v * v).sum::<f64>().sqrt();

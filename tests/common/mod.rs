@@ -6,6 +6,30 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
+/// Documents for an update after a corpus of space and food documents (`space/1.txt`,
+/// `space/2.txt`, `food/1.txt`, `food/2.txt` at least): new terms (telescope, soup, ...) and a
+/// class the first model never saw (sport).
+pub const NEW_DOCS: &[(&str, &[u8])] = &[
+    (
+        "space/3.txt",
+        b"the telescope saw a distant galaxy beyond orbit",
+    ),
+    ("food/3.txt", b"simmer the soup with garlic and bread"),
+    (
+        "sport/1.txt",
+        b"the striker scored a goal in the final match",
+    ),
+    ("sport/2.txt", b"the team won the match after a late goal"),
+];
+
+/// Unlabelled documents, one for each class of [`NEW_DOCS`] and a space one on older terms.
+pub const PROBES: &[(&str, &[u8])] = &[
+    ("p1.txt", b"a galaxy seen by the telescope"),
+    ("p2.txt", b"garlic soup and fresh bread"),
+    ("p3.txt", b"who scored the goal in the match"),
+    ("p4.txt", b"orbit of the moon and the satellite"),
+];
+
 /// Runs `bowline` with `args`, feeding `stdin`.
 pub fn bowline(args: &[&str], stdin: &[u8]) -> Output {
     let mut child = spawn(args);
