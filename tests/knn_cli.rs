@@ -224,3 +224,25 @@ fn flags_of_other_classifiers_are_refused() {
         "learn trains naive Bayes",
     );
 }
+
+/// The command: k-NN trained on a corpus index classifies as k-NN trained on the corpus
+/// with the index's analysis (the default analysis, with stemming).
+#[test]
+fn knn_trains_on_a_corpus_index() {
+    let dir = tempfile::tempdir().unwrap();
+    let [a, _, _, probes] = corpora(dir.path());
+    let index = dir.path().join("index");
+    run(&["index", arg(&a), "--index", arg(&index), "-q"]);
+    let (from_index, from_corpus) = (dir.path().join("i.model"), dir.path().join("c.model"));
+    let knn = ["--classifier", "knn", "-q"];
+    run(&[&["train", "--index", arg(&index), "-o", arg(&from_index)], &knn[..]].concat());
+    train(&a, &from_corpus, &["--stem", "english"]);
+    let (x, y) = (classify(&from_index, &probes), classify(&from_corpus, &probes));
+    assert_eq!(x.len(), PROBES.len());
+    for (x, y) in x.iter().zip(&y) {
+        assert_eq!((&x.id, &x.label, &x.scores), (&y.id, &y.label, &y.scores));
+    }
+    let report = run(&["eval", arg(&from_index), arg(&index), "--json", "-q"]);
+    let report: serde_json::Value = serde_json::from_str(&report).unwrap();
+    assert_eq!(report["docs"].as_u64(), Some(A.len() as u64));
+}
