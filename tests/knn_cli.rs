@@ -235,9 +235,16 @@ fn knn_trains_on_a_corpus_index() {
     run(&["index", arg(&a), "--index", arg(&index), "-q"]);
     let (from_index, from_corpus) = (dir.path().join("i.model"), dir.path().join("c.model"));
     let knn = ["--classifier", "knn", "-q"];
-    run(&[&["train", "--index", arg(&index), "-o", arg(&from_index)], &knn[..]].concat());
+    run(&[
+        &["train", "--index", arg(&index), "-o", arg(&from_index)],
+        &knn[..],
+    ]
+    .concat());
     train(&a, &from_corpus, &["--stem", "english"]);
-    let (x, y) = (classify(&from_index, &probes), classify(&from_corpus, &probes));
+    let (x, y) = (
+        classify(&from_index, &probes),
+        classify(&from_corpus, &probes),
+    );
     assert_eq!(x.len(), PROBES.len());
     for (x, y) in x.iter().zip(&y) {
         assert_eq!((&x.id, &x.label, &x.scores), (&y.id, &y.label, &y.scores));
