@@ -8,7 +8,7 @@ use clap::Args;
 use super::log::ReadLog;
 use super::{print_or_quiet, AnalysisArgs, InputArgs, Outcome, RuntimeArgs};
 use crate::analyze::{Analyzer, AnalyzerConfig};
-use crate::corpus;
+use crate::corpus::{self, Entries, Entry};
 use crate::error::{Error, Result};
 use crate::report::stats::{collect, Collector, CorpusStats};
 use crate::report::{html_report, text_report};
@@ -43,40 +43,30 @@ pub fn run(args: StatsArgs) -> Result<Outcome> {
     let read = args.input.options()?;
     let pipeline = args.runtime.start()?;
     let mut log = ReadLog::new(read.max_doc_bytes);
-    let stats = match &args.index {
-        Some(dir) => {
-            let indexed = crate::index::read(dir)?;
-            let analyzer = Analyzer::new(args.analysis.config_over(&indexed.analyzer)?)?;
-            let mut collector = Collector::new(analyzer.config().clone());
+    let indexed = args.index.as_deref().map(crate::index::read).transpose()?;
+    let base = indexed
+        .as_ref()
+        .map_or_else(AnalyzerConfig::default, |i| i.analyzer.clone());
+    let analyzer = Analyzer::new(args.analysis.config_over(&base)?)?;
+    let mut collector = Collector::new(analyzer.config().clone());
+    let mut read_into = |entries: Entries, note: &mut dyn FnMut(&Entry)| {
+        let limit = read.max_doc_bytes;
+        collect(&mut collector, entries, &analyzer, &pipeline, limit, note)
+    };
+    match indexed {
+        // Reading the index noted nothing new: its documents were reported when indexed.
+        Some(indexed) => {
+            read_into(Box::new(indexed.entries.into_iter()), &mut |_| {})?;
             collector.add_skipped(indexed.binary, indexed.failed);
-            let entries = Box::new(indexed.entries.into_iter());
-            collect(
-                &mut collector,
-                entries,
-                &analyzer,
-                &pipeline,
-                read.max_doc_bytes,
-                |_| {},
-            )?;
-            collector.finish()
         }
         None => {
-            let analyzer = Analyzer::new(args.analysis.config_over(&AnalyzerConfig::default())?)?;
-            let mut collector = Collector::new(analyzer.config().clone());
             for path in &args.corpora {
                 let (entries, _) = corpus::open(path, &read)?;
-                collect(
-                    &mut collector,
-                    entries,
-                    &analyzer,
-                    &pipeline,
-                    read.max_doc_bytes,
-                    |e| log.note(e),
-                )?;
+                read_into(entries, &mut |e| log.note(e))?;
             }
-            collector.finish()
         }
-    };
+    }
+    let stats = collector.finish();
     if let Some(path) = &args.html {
         let page = html_report(&stats);
         crate::io::write_atomically(path, |out| out.write_all(page.as_bytes()))?;

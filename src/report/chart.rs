@@ -121,18 +121,7 @@ pub fn line_chart(chart: &LineChart) -> String {
             y
         );
     }
-    let _ = write!(
-        svg,
-        r##"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>
-<text transform="translate(16 {:.1}) rotate(-90)" text-anchor="middle">{}</text>
-</svg>
-"##,
-        LEFT + plot_w / 2.0,
-        HEIGHT - 12.0,
-        escape(chart.x_label),
-        TOP + plot_h / 2.0,
-        escape(chart.y_label)
-    );
+    close(&mut svg, HEIGHT - 12.0, chart.x_label, chart.y_label);
     svg
 }
 
@@ -199,19 +188,24 @@ pub fn bar_chart(chart: &BarChart) -> String {
             escape(label),
         );
     }
+    close(&mut svg, height - 10.0, chart.x_label, chart.y_label);
+    svg
+}
+
+/// Writes the axis titles, the x title's baseline at `x_title_y`, and ends the SVG.
+fn close(svg: &mut String, x_title_y: f64, x_label: &str, y_label: &str) {
+    let plot_h = HEIGHT - TOP - BOTTOM;
     let _ = write!(
         svg,
-        r##"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>
+        r##"<text x="{:.1}" y="{x_title_y:.1}" text-anchor="middle">{}</text>
 <text transform="translate(16 {:.1}) rotate(-90)" text-anchor="middle">{}</text>
 </svg>
 "##,
-        LEFT + plot_w / 2.0,
-        height - 10.0,
-        escape(chart.x_label),
+        LEFT + (WIDTH - LEFT - RIGHT) / 2.0,
+        escape(x_label),
         TOP + plot_h / 2.0,
-        escape(chart.y_label)
+        escape(y_label)
     );
-    svg
 }
 
 /// A tick label: whole numbers without decimals.

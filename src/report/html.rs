@@ -53,42 +53,10 @@ fn table(page: &mut String, header: &[&str], rows: &[Vec<String>]) {
 }
 
 fn totals(page: &mut String, stats: &CorpusStats) {
-    let t = &stats.totals;
-    let figures: [(&str, String); 16] = [
-        ("documents", t.documents.to_string()),
-        ("bytes", t.bytes.to_string()),
-        ("classes", t.classes.to_string()),
-        ("tokens", t.tokens.to_string()),
-        (
-            "tokens after stop words",
-            t.tokens_after_stop_words.to_string(),
-        ),
-        (
-            "distinct words (before stemming)",
-            t.distinct_words.to_string(),
-        ),
-        (
-            "distinct terms (after stemming)",
-            t.distinct_terms.to_string(),
-        ),
-        ("type/token ratio", format!("{:.4}", t.type_token_ratio)),
-        ("hapax legomena", t.hapax_legomena.to_string()),
-        ("empty documents", t.empty.to_string()),
-        ("non-UTF-8 (decoded)", t.non_utf8.to_string()),
-        ("binary files skipped", t.binary_skipped.to_string()),
-        ("truncated", t.truncated.to_string()),
-        ("unreadable", t.unreadable.to_string()),
-        (
-            "duplicates within a class",
-            t.duplicates_within_class.to_string(),
-        ),
-        (
-            "duplicates across classes",
-            t.duplicates_across_classes.to_string(),
-        ),
-    ];
     page.push_str("<h2>Totals</h2>\n");
-    let rows: Vec<Vec<String>> = figures
+    let rows: Vec<Vec<String>> = stats
+        .totals
+        .figures()
         .into_iter()
         .map(|(name, value)| vec![name.to_string(), value])
         .collect();

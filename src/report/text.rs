@@ -55,26 +55,13 @@ fn row(cells: &[&dyn std::fmt::Display]) -> Vec<String> {
 }
 
 fn totals(out: &mut String, stats: &CorpusStats) {
-    let t = &stats.totals;
     let _ = writeln!(out, "Totals");
-    let rows = [
-        row(&[&"documents", &t.documents]),
-        row(&[&"bytes", &t.bytes]),
-        row(&[&"classes", &t.classes]),
-        row(&[&"tokens", &t.tokens]),
-        row(&[&"tokens after stop words", &t.tokens_after_stop_words]),
-        row(&[&"distinct words (before stemming)", &t.distinct_words]),
-        row(&[&"distinct terms (after stemming)", &t.distinct_terms]),
-        row(&[&"type/token ratio", &format!("{:.4}", t.type_token_ratio)]),
-        row(&[&"hapax legomena", &t.hapax_legomena]),
-        row(&[&"empty documents", &t.empty]),
-        row(&[&"non-UTF-8 (decoded)", &t.non_utf8]),
-        row(&[&"binary files skipped", &t.binary_skipped]),
-        row(&[&"truncated", &t.truncated]),
-        row(&[&"unreadable", &t.unreadable]),
-        row(&[&"duplicates within a class", &t.duplicates_within_class]),
-        row(&[&"duplicates across classes", &t.duplicates_across_classes]),
-    ];
+    let rows: Vec<Vec<String>> = stats
+        .totals
+        .figures()
+        .into_iter()
+        .map(|(name, value)| vec![name.to_string(), value])
+        .collect();
     table(out, &rows);
 }
 

@@ -85,6 +85,45 @@ pub struct Totals {
     pub duplicates_across_classes: u64,
 }
 
+impl Totals {
+    /// Every figure with its name for a reader, in report order.
+    pub fn figures(&self) -> [(&'static str, String); 16] {
+        [
+            ("documents", self.documents.to_string()),
+            ("bytes", self.bytes.to_string()),
+            ("classes", self.classes.to_string()),
+            ("tokens", self.tokens.to_string()),
+            (
+                "tokens after stop words",
+                self.tokens_after_stop_words.to_string(),
+            ),
+            (
+                "distinct words (before stemming)",
+                self.distinct_words.to_string(),
+            ),
+            (
+                "distinct terms (after stemming)",
+                self.distinct_terms.to_string(),
+            ),
+            ("type/token ratio", format!("{:.4}", self.type_token_ratio)),
+            ("hapax legomena", self.hapax_legomena.to_string()),
+            ("empty documents", self.empty.to_string()),
+            ("non-UTF-8 (decoded)", self.non_utf8.to_string()),
+            ("binary files skipped", self.binary_skipped.to_string()),
+            ("truncated", self.truncated.to_string()),
+            ("unreadable", self.unreadable.to_string()),
+            (
+                "duplicates within a class",
+                self.duplicates_within_class.to_string(),
+            ),
+            (
+                "duplicates across classes",
+                self.duplicates_across_classes.to_string(),
+            ),
+        ]
+    }
+}
+
 /// One class's figures.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ClassStats {
