@@ -174,6 +174,14 @@ fn text_hash(text: &str) -> u128 {
     (u128::from(first.finish()) << 64) | u128::from(second.finish())
 }
 
+/// Adds `text` to a set of distinct strings unless it is there already.
+fn insert_distinct(set: &mut HashTable<Box<str>>, text: &str) {
+    let hash = FxBuildHasher.hash_one(text);
+    if set.find(hash, |s| **s == *text).is_none() {
+        set.insert_unique(hash, text.into(), |s| FxBuildHasher.hash_one(&**s));
+    }
+}
+
 /// Per-class accumulators.
 #[derive(Debug, Default)]
 struct ClassAcc {
@@ -255,12 +263,7 @@ impl Collector {
         self.tokens += item.tokens;
         self.kept += item.kept;
         for word in item.new_words.iter() {
-            let hash = FxBuildHasher.hash_one(word);
-            if self.words.find(hash, |w| **w == *word).is_none() {
-                let hasher = FxBuildHasher;
-                self.words
-                    .insert_unique(hash, word.into(), |w| hasher.hash_one(&**w));
-            }
+            insert_distinct(&mut self.words, word);
         }
         if self.workers.len() <= item.worker {
             self.workers.resize(item.worker + 1, Vec::new());
@@ -325,11 +328,7 @@ impl Collector {
         let n = ngram.matches(NGRAM_SEPARATOR).count() as u32 + 1;
         let (tokens, seen) = self.ngrams.entry(n).or_default();
         *tokens += count;
-        let hash = FxBuildHasher.hash_one(ngram);
-        if seen.find(hash, |g| **g == *ngram).is_none() {
-            let hasher = FxBuildHasher;
-            seen.insert_unique(hash, ngram.into(), |g| hasher.hash_one(&**g));
-        }
+        insert_distinct(seen, ngram);
     }
 
     /// Counts a document as a duplicate when an earlier one had the same text: within its class
