@@ -4,22 +4,26 @@
 //!
 //! The bias is an extra feature of constant value 1, regularized like the others, as LIBLINEAR
 //! and scikit-learn's `LinearSVC` do. Coordinates are visited in a random order drawn from a
-//! seeded generator, so training is deterministic for a given seed.
+//! seeded generator, so training is deterministic for a given seed; every class of a problem
+//! shares that order, so that classes can be solved side by side (see [`dual`]).
 //!
 //! Updating continues the same dual problem over the union of old and new rows: the rows kept in
 //! the model's [`Reservoir`] and the new rows are optimized again, while the dual variables of
 //! the rows that were not kept stay as they were, folded into a fixed part of the weights. This
 //! is block coordinate descent on the union's dual, so it never starts from scratch.
 
+use std::ops::Range;
+
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::platt::Sigmoid;
-use super::random::SplitMix;
 use super::reservoir::{KeptRow, Reservoir};
 use crate::error::{Error, Result};
 pub(crate) use crate::vectorize::matrix_row as row;
 use crate::vectorize::{Matrix, MatrixBuilder, SparseRow};
+pub use dual::Start;
+use dual::{Rows, Solution};
 
 /// The loss on each training example.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
@@ -76,17 +80,6 @@ impl SvmParams {
     }
 }
 
-/// One binary problem's solution: weights, bias last.
-#[derive(Debug, Clone, PartialEq)]
-pub struct BinarySvm {
-    /// Weights, one per feature, then the bias.
-    pub weights: Vec<f64>,
-    /// Passes made over the data.
-    pub iterations: usize,
-    /// Whether the tolerance was met before the iteration cap.
-    pub converged: bool,
-}
-
 /// How one class's solve ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Convergence {
@@ -114,25 +107,6 @@ pub struct LinearSvm {
     reservoir: Reservoir,
 }
 
-/// Where a solve starts: weights (bias last) and the dual variables they come from.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Start {
-    /// w = Σ α_i y_i (x_i, 1), plus any fixed part from rows outside the problem.
-    pub weights: Vec<f64>,
-    /// One dual variable per row.
-    pub alpha: Vec<f64>,
-}
-
-impl Start {
-    /// All zero: training from scratch.
-    pub fn cold(features: usize, rows: usize) -> Self {
-        Start {
-            weights: vec![0.0; features + 1],
-            alpha: vec![0.0; rows],
-        }
-    }
-}
-
 /// How a model's columns change when its vocabulary grows in an update.
 #[derive(Debug, Clone, Copy)]
 pub struct ColumnChange<'a> {
@@ -152,9 +126,9 @@ impl LinearSvm {
         let starts = (0..classes)
             .map(|_| Start::cold(x.cols(), labels.len()))
             .collect();
-        let (per_class, alphas) = solve_classes(x, labels, &params, starts, 0);
+        let solutions = solve_classes(x, labels, &params, starts, 0);
         let mut reservoir = Reservoir::new(params.reservoir, params.seed);
-        keep_rows(&mut reservoir, x, labels, &alphas, 0);
+        keep_rows(&mut reservoir, x, labels, &solutions, 0);
         let mut svm = LinearSvm {
             params,
             features: x.cols(),
@@ -164,7 +138,7 @@ impl LinearSvm {
             calibration: None,
             reservoir,
         };
-        svm.store(per_class);
+        svm.store(&solutions);
         Ok(svm)
     }
 
@@ -211,13 +185,19 @@ impl LinearSvm {
             .collect();
         let first_new = kept.len();
         let salt = self.reservoir.seen();
-        let (per_class, alphas) = solve_classes(&all, &all_labels, &self.params, starts, salt);
+        let solutions = solve_classes(&all, &all_labels, &self.params, starts, salt);
         for (i, k) in self.reservoir.rows_mut().iter_mut().enumerate() {
-            k.alpha = alphas.iter().map(|a| a[i] as f32).collect();
+            k.alpha = row_alpha(&solutions, i);
         }
-        keep_rows(&mut self.reservoir, &all, &all_labels, &alphas, first_new);
+        keep_rows(
+            &mut self.reservoir,
+            &all,
+            &all_labels,
+            &solutions,
+            first_new,
+        );
         self.features = x.cols();
-        self.store(per_class);
+        self.store(&solutions);
         if let Some(sigmoids) = &mut self.calibration {
             let count = sigmoids.len() as f64;
             let mean = Sigmoid {
@@ -371,23 +351,26 @@ impl LinearSvm {
         weights.chain([self.bias[c]]).collect()
     }
 
-    /// Keeps the solutions, feature-major.
-    fn store(&mut self, per_class: Vec<BinarySvm>) {
-        let (k, n) = (per_class.len(), self.features);
-        self.weights = vec![0.0; n * k];
-        for (c, svm) in per_class.iter().enumerate() {
-            for (j, &w) in svm.weights[..n].iter().enumerate() {
-                self.weights[j * k + c] = w as f32;
+    /// Keeps the groups' solutions as one feature-major table over all classes.
+    fn store(&mut self, solutions: &[Solution]) {
+        let classes = solutions.last().map_or(0, |s| s.classes.end);
+        let n = self.features;
+        self.weights = vec![0.0; n * classes];
+        self.bias.clear();
+        self.convergence.clear();
+        for solution in solutions {
+            let k = solution.classes.len();
+            let columns = solution.weights.chunks_exact(k);
+            for (all, group) in self.weights.chunks_exact_mut(classes).zip(columns) {
+                let slots = &mut all[solution.classes.clone()];
+                slots
+                    .iter_mut()
+                    .zip(group)
+                    .for_each(|(w, &v)| *w = v as f32);
             }
+            self.bias.extend_from_slice(&solution.weights[n * k..]);
+            self.convergence.extend_from_slice(&solution.convergence);
         }
-        self.bias = per_class.iter().map(|svm| svm.weights[n]).collect();
-        self.convergence = per_class
-            .iter()
-            .map(|svm| Convergence {
-                iterations: svm.iterations,
-                converged: svm.converged,
-            })
-            .collect();
     }
 
     /// The training rows kept for updates.
@@ -412,21 +395,6 @@ impl LinearSvm {
     }
 }
 
-/// ‖x_i‖² + 1 (the bias feature) for every row.
-fn squared_norms(x: &Matrix) -> Vec<f64> {
-    x.outer_iterator()
-        .map(|row| row.data().iter().map(|v| v * v).sum::<f64>() + 1.0)
-        .collect()
-}
-
-fn dot(w: &[f64], indices: &[u32], values: &[f64]) -> f64 {
-    indices
-        .iter()
-        .zip(values)
-        .map(|(&j, &v)| w[j as usize] * v)
-        .sum()
-}
-
 /// +1 for rows of class `c`, −1 for the rest.
 fn target(label: u32, c: usize) -> f64 {
     if label as usize == c {
@@ -436,25 +404,41 @@ fn target(label: u32, c: usize) -> f64 {
     }
 }
 
-/// Solves every class's binary problem from its start, in parallel; returns the solutions and
-/// each class's dual variables. `salt` varies the coordinate order between updates.
+/// Solves every class's binary problem from its start: the classes are split into groups of at
+/// most [`dual::LANES`], solved in parallel, each in one sweep of the rows per pass (see
+/// [`dual`]); the result does not depend on the split. `salt` varies the coordinate order between
+/// updates.
 fn solve_classes(
     x: &Matrix,
     labels: &[u32],
     params: &SvmParams,
     starts: Vec<Start>,
     salt: u64,
-) -> (Vec<BinarySvm>, Vec<Vec<f64>>) {
-    let norms = squared_norms(x);
-    starts
-        .into_par_iter()
-        .enumerate()
-        .map(|(c, start)| {
-            let y: Vec<f64> = labels.iter().map(|&l| target(l, c)).collect();
-            let seed = params.seed.wrapping_add(salt).wrapping_add(c as u64);
-            solve(x, &y, &norms, params, seed, start, |_| {})
+) -> Vec<Solution> {
+    let rows = Rows::new(x, labels);
+    let classes = starts.len();
+    let groups = classes.div_ceil(dual::LANES);
+    let mut starts = starts.into_iter();
+    let work: Vec<(Range<usize>, Vec<Start>)> = (0..groups)
+        .map(|g| {
+            let range = classes * g / groups..classes * (g + 1) / groups;
+            let group_starts = starts.by_ref().take(range.len()).collect();
+            (range, group_starts)
         })
-        .unzip()
+        .collect();
+    let seed = params.seed.wrapping_add(salt);
+    work.into_par_iter()
+        .map(|(range, starts)| dual::solve(&rows, range, params, seed, starts, |_| {}))
+        .collect()
+}
+
+/// Row `i`'s dual variables over all classes, as kept in the reservoir.
+fn row_alpha(solutions: &[Solution], i: usize) -> Vec<f32> {
+    solutions
+        .iter()
+        .flat_map(|s| s.row_alpha(i))
+        .map(|&a| a as f32)
+        .collect()
 }
 
 /// Class `c`'s start for an update: the fixed weights plus what the kept rows (the first rows of
@@ -485,7 +469,7 @@ fn keep_rows(
     reservoir: &mut Reservoir,
     x: &Matrix,
     labels: &[u32],
-    alphas: &[Vec<f64>],
+    solutions: &[Solution],
     first: usize,
 ) {
     for (i, &label) in labels.iter().enumerate().skip(first) {
@@ -495,77 +479,12 @@ fn keep_rows(
                 indices: indices.to_vec(),
                 values: values.iter().map(|&v| v as f32).collect(),
                 label,
-                alpha: alphas.iter().map(|a| a[i] as f32).collect(),
+                alpha: row_alpha(solutions, i),
             }
         });
     }
 }
 
-/// Dual coordinate descent for one binary problem with labels ±1, from `start`. Returns the
-/// solution and its dual variables. `after_pass` is called with the dual variables after every
-/// pass (tests use it to watch the objective).
-pub fn solve(
-    x: &Matrix,
-    y: &[f64],
-    norms: &[f64],
-    params: &SvmParams,
-    seed: u64,
-    start: Start,
-    mut after_pass: impl FnMut(&[f64]),
-) -> (BinarySvm, Vec<f64>) {
-    let n = x.cols();
-    let (upper, diagonal) = match params.loss {
-        Loss::Hinge => (params.c, 0.0),
-        Loss::SquaredHinge => (f64::INFINITY, 0.5 / params.c),
-    };
-    let Start {
-        weights: mut w,
-        mut alpha,
-    } = start;
-    let mut order: Vec<usize> = (0..y.len()).collect();
-    let mut rng = SplitMix(seed);
-    let mut iterations = 0;
-    let mut converged = false;
-    while iterations < params.max_iterations {
-        iterations += 1;
-        rng.shuffle(&mut order);
-        let (mut pg_max, mut pg_min) = (f64::NEG_INFINITY, f64::INFINITY);
-        for &i in &order {
-            let (indices, values) = row(x, i);
-            let margin = dot(&w, indices, values) + w[n];
-            let gradient = y[i] * margin - 1.0 + diagonal * alpha[i];
-            let projected = if alpha[i] == 0.0 {
-                gradient.min(0.0)
-            } else if alpha[i] == upper {
-                gradient.max(0.0)
-            } else {
-                gradient
-            };
-            pg_max = pg_max.max(projected);
-            pg_min = pg_min.min(projected);
-            if projected.abs() > 1e-12 {
-                let old = alpha[i];
-                alpha[i] = (old - gradient / (norms[i] + diagonal)).clamp(0.0, upper);
-                let step = (alpha[i] - old) * y[i];
-                for (&j, &v) in indices.iter().zip(values) {
-                    w[j as usize] += step * v;
-                }
-                w[n] += step;
-            }
-        }
-        after_pass(&alpha);
-        if pg_max - pg_min <= params.tolerance {
-            converged = true;
-            break;
-        }
-    }
-    let solution = BinarySvm {
-        weights: w,
-        iterations,
-        converged,
-    };
-    (solution, alpha)
-}
-
+mod dual;
 #[cfg(test)]
 mod tests;

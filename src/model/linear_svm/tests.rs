@@ -50,6 +50,7 @@ fn the_dual_objective_decreases_and_the_tolerance_is_met() {
         .iter()
         .map(|&l| if l == 0 { 1.0 } else { -1.0 })
         .collect();
+    let rows = dual::Rows::new(&x, &labels);
     for (loss, diagonal) in [(Loss::Hinge, 0.0), (Loss::SquaredHinge, 0.5)] {
         let params = SvmParams {
             loss,
@@ -58,15 +59,39 @@ fn the_dual_objective_decreases_and_the_tolerance_is_met() {
         };
         let mut objectives = Vec::new();
         let start = Start::cold(x.cols(), y.len());
-        let (solution, _) = solve(&x, &y, &squared_norms(&x), &params, 7, start, |alpha| {
-            objectives.push(dual_objective(&x, &y, alpha, diagonal));
+        let solution = dual::solve(&rows, 0..1, &params, 7, vec![start], |lanes| {
+            let alpha: Vec<f64> = lanes.iter().map(|a| a[0]).collect();
+            objectives.push(dual_objective(&x, &y, &alpha, diagonal));
         });
-        assert!(solution.converged, "{loss:?} stopped at the cap");
+        assert!(
+            solution.convergence[0].converged,
+            "{loss:?} stopped at the cap"
+        );
         assert!(
             objectives.windows(2).all(|w| w[1] <= w[0] + 1e-12),
             "{loss:?}: {objectives:?}"
         );
         assert!(objectives.last().unwrap() < &0.0);
+    }
+}
+
+#[test]
+fn classes_solved_together_take_the_steps_they_take_alone() {
+    let (x, labels) = many_points();
+    let rows = dual::Rows::new(&x, &labels);
+    let params = SvmParams::default();
+    let cold = |k| vec![Start::cold(x.cols(), labels.len()); k];
+    let together = dual::solve(&rows, 0..3, &params, 7, cold(3), |_| {});
+    for c in 0..3 {
+        let alone = dual::solve(&rows, c..c + 1, &params, 7, cold(1), |_| {});
+        assert_eq!(alone.convergence[0], together.convergence[c]);
+        let column = |s: &dual::Solution, k, c| -> Vec<f64> {
+            s.weights.iter().skip(c).step_by(k).copied().collect()
+        };
+        assert_eq!(column(&alone, 1, 0), column(&together, 3, c));
+        for i in 0..labels.len() {
+            assert_eq!(alone.row_alpha(i)[0], together.row_alpha(i)[c]);
+        }
     }
 }
 
