@@ -138,7 +138,7 @@ impl LinearSvm {
             calibration: None,
             reservoir,
         };
-        svm.store(&solutions);
+        svm.store(solutions);
         Ok(svm)
     }
 
@@ -197,7 +197,7 @@ impl LinearSvm {
             first_new,
         );
         self.features = x.cols();
-        self.store(&solutions);
+        self.store(solutions);
         if let Some(sigmoids) = &mut self.calibration {
             let count = sigmoids.len() as f64;
             let mean = Sigmoid {
@@ -351,8 +351,9 @@ impl LinearSvm {
         weights.chain([self.bias[c]]).collect()
     }
 
-    /// Keeps the groups' solutions as one feature-major table over all classes.
-    fn store(&mut self, solutions: &[Solution]) {
+    /// Keeps the groups' solutions as one feature-major table over all classes, dropping each
+    /// group's weights once copied, which lowers the peak memory at the end of training.
+    fn store(&mut self, solutions: Vec<Solution>) {
         let classes = solutions.last().map_or(0, |s| s.classes.end);
         let n = self.features;
         self.weights = vec![0.0; n * classes];
@@ -363,12 +364,9 @@ impl LinearSvm {
             let columns = solution.weights.chunks_exact(k);
             for (all, group) in self.weights.chunks_exact_mut(classes).zip(columns) {
                 let slots = &mut all[solution.classes.clone()];
-                slots
-                    .iter_mut()
-                    .zip(group)
-                    .for_each(|(w, &v)| *w = v as f32);
+                slots.copy_from_slice(group);
             }
-            self.bias.extend_from_slice(&solution.weights[n * k..]);
+            self.bias.extend_from_slice(&solution.bias);
             self.convergence.extend_from_slice(&solution.convergence);
         }
     }

@@ -62,8 +62,11 @@ impl Start {
 pub struct Solution {
     /// The class ids solved.
     pub classes: Range<usize>,
-    /// Feature-major weights, `weights[j * k + c]`, then the `k` biases.
-    pub weights: Vec<f64>,
+    /// Feature-major weights, `weights[j * k + c]`, rounded to `f32` as the model keeps them, so
+    /// that the groups finished first hold half the memory while the others run.
+    pub weights: Vec<f32>,
+    /// The `k` biases.
+    pub bias: Vec<f64>,
     /// Row-major dual variables, `alpha[i * k + c]`.
     pub alpha: Vec<f64>,
     /// How each class's solve ended.
@@ -152,8 +155,14 @@ pub fn solve(
             break;
         }
     }
+    let bias = weights.pop().map_or_else(Vec::new, |b| b[..k].to_vec());
     Solution {
-        weights: weights.iter().flat_map(|w| &w[..k]).copied().collect(),
+        weights: weights
+            .iter()
+            .flat_map(|w| &w[..k])
+            .map(|&w| w as f32)
+            .collect(),
+        bias,
         alpha: alpha.iter().flat_map(|a| &a[..k]).copied().collect(),
         classes,
         convergence: progress.convergence,

@@ -85,10 +85,11 @@ fn classes_solved_together_take_the_steps_they_take_alone() {
     for c in 0..3 {
         let alone = dual::solve(&rows, c..c + 1, &params, 7, cold(1), |_| {});
         assert_eq!(alone.convergence[0], together.convergence[c]);
-        let column = |s: &dual::Solution, k, c| -> Vec<f64> {
+        let column = |s: &dual::Solution, k, c| -> Vec<f32> {
             s.weights.iter().skip(c).step_by(k).copied().collect()
         };
         assert_eq!(column(&alone, 1, 0), column(&together, 3, c));
+        assert_eq!(alone.bias[0], together.bias[c]);
         for i in 0..labels.len() {
             assert_eq!(alone.row_alpha(i)[0], together.row_alpha(i)[c]);
         }
