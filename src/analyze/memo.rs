@@ -39,6 +39,32 @@ fn pack(token: &str) -> Option<u128> {
     Some(u128::from_le_bytes(key))
 }
 
+/// The inline key of a short token with its ASCII capitals folded to lowercase, built byte by
+/// byte: this replaces a scan for capitals, a copy into a lowercased string and a `memcpy` call.
+fn pack_folded(token: &str) -> Option<u128> {
+    let bytes = token.as_bytes();
+    if bytes.len() > INLINE {
+        return None;
+    }
+    let mut key = [0u8; 16];
+    for (slot, &byte) in key.iter_mut().zip(bytes) {
+        *slot = byte.to_ascii_lowercase();
+    }
+    key[INLINE] = bytes.len() as u8;
+    Some(u128::from_le_bytes(key))
+}
+
+/// `token` with its ASCII capitals folded to lowercase, in `scratch` if any had to change.
+pub fn fold_ascii<'k>(token: &'k str, scratch: &'k mut String) -> &'k str {
+    if !token.bytes().any(|b| b.is_ascii_uppercase()) {
+        return token;
+    }
+    scratch.clear();
+    scratch.push_str(token);
+    scratch.make_ascii_lowercase();
+    scratch
+}
+
 impl<V> TokenMemo<V> {
     /// Tokens held before the memo starts afresh.
     pub const CAPACITY: usize = 1 << 18;
@@ -48,6 +74,15 @@ impl<V> TokenMemo<V> {
         match pack(token) {
             Some(key) => self.short.get(&key),
             None => self.long.get(token),
+        }
+    }
+
+    /// The value memoized for [`fold_ascii`]`(token)`, found without folding a short token
+    /// into a string; `scratch` holds the fold of a long one.
+    pub fn get_folded(&self, token: &str, scratch: &mut String) -> Option<&V> {
+        match pack_folded(token) {
+            Some(key) => self.short.get(&key),
+            None => self.long.get(fold_ascii(token, scratch)),
         }
     }
 
@@ -85,5 +120,22 @@ mod tests {
         assert_eq!(memo.get(&long), Some(&4));
         assert_eq!(memo.get("b"), None);
         assert_eq!(memo.get("a\0"), None);
+    }
+
+    #[test]
+    fn folded_lookups_find_the_lowercase_key() {
+        let mut memo = TokenMemo::default();
+        let long = "Straßenbahnhaltestelle";
+        let mut scratch = String::new();
+        memo.insert("the", 1);
+        memo.insert("émile", 2);
+        memo.insert(fold_ascii(long, &mut scratch), 3);
+        assert_eq!(memo.get_folded("ThE", &mut scratch), Some(&1));
+        assert_eq!(memo.get_folded("éMILE", &mut scratch), Some(&2));
+        assert_eq!(
+            memo.get_folded("STRAßENBAHNHALTESTELLE", &mut scratch),
+            Some(&3)
+        );
+        assert_eq!(memo.get_folded("Émile", &mut scratch), None);
     }
 }

@@ -191,13 +191,13 @@ impl AnalyzerWorker<'_> {
         self.tokenize(text, &mut tokens);
         out.clear();
         for token in tokens.iter() {
-            let token = self.memo_key(token, &mut key);
-            if let Some(term) = self.memo.get(token) {
+            if let Some(term) = self.memoized(&self.memo, token, &mut key) {
                 if let Some(term) = term {
                     out.push(term);
                 }
                 continue;
             }
+            let token = self.memo_key(token, &mut key);
             let term = self.word(token);
             if let Some(term) = &term {
                 out.push(term);
@@ -227,10 +227,10 @@ impl AnalyzerWorker<'_> {
             self.analyzer.config.max_token_len,
         );
         tokenize::for_each_token(text, min, max, |token| {
-            let token = self.memo_key(token, &mut key);
-            let value = match memo.get(token) {
+            let value = match self.memoized(memo, token, &mut key) {
                 Some(&value) => value,
                 None => {
+                    let token = self.memo_key(token, &mut key);
                     let stages = self.word_and_term(token);
                     let value = resolve(stages.as_ref().map(|(w, t)| (w.as_str(), t.as_str())));
                     memo.insert(token, value);
@@ -265,10 +265,10 @@ impl AnalyzerWorker<'_> {
         );
         let mut length = 0u32;
         tokenize::for_each_token(text, min, max, |token| {
-            let token = self.memo_key(token, &mut key);
-            let id = match self.id_memo.get(token) {
+            let id = match self.memoized(&self.id_memo, token, &mut key) {
                 Some(&id) => id,
                 None => {
+                    let token = self.memo_key(token, &mut key);
                     let id = self.word(token).map(|term| id_of(&term));
                     self.id_memo.insert(token, id);
                     id
@@ -289,20 +289,29 @@ impl AnalyzerWorker<'_> {
         self.analyzer.config.ngram_max > 1
     }
 
-    /// The memo key of a token: the token itself, or its lowercase form when lowercasing is on
-    /// and the token is ASCII with capitals. The chain begins by lowercasing, so both forms have
-    /// the same result, and `The` and `the` then share one memo entry.
+    /// The memo key of a token: the token itself, or, when lowercasing is on, the token with its
+    /// ASCII capitals folded to lowercase. The chain begins by lowercasing, character by
+    /// character, so both forms have the same result, and `The` and `the` share one entry.
     fn memo_key<'k>(&self, token: &'k str, key: &'k mut String) -> &'k str {
-        if !self.analyzer.config.lowercase || !token.bytes().any(|b| b.is_ascii_uppercase()) {
-            return token;
+        if self.analyzer.config.lowercase {
+            memo::fold_ascii(token, key)
+        } else {
+            token
         }
-        if !token.is_ascii() {
-            return token;
+    }
+
+    /// What `memo` holds for the memo key of `token` (see [`AnalyzerWorker::memo_key`]).
+    fn memoized<'m, V>(
+        &self,
+        memo: &'m TokenMemo<V>,
+        token: &str,
+        key: &mut String,
+    ) -> Option<&'m V> {
+        if self.analyzer.config.lowercase {
+            memo.get_folded(token, key)
+        } else {
+            memo.get(token)
         }
-        key.clear();
-        key.push_str(token);
-        key.make_ascii_lowercase();
-        key
     }
 
     /// The per-word stages applied to one token: its final term, or `None` for a stop word.
