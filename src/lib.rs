@@ -30,7 +30,7 @@
 //!     fitter.add(&terms);
 //! }
 //! let (vectorizer, matrix) = fitter.finish(analyzer.config().clone())?;
-//! assert_eq!(vectorizer.terms(), ["bark", "cat", "dog", "loud", "sleep"]);
+//! assert_eq!(*vectorizer.terms(), ["bark", "cat", "dog", "loud", "sleep"]);
 //! assert_eq!((matrix.rows(), matrix.cols(), matrix.nnz()), (3, 5, 9));
 //! # Ok::<(), bowline::Error>(())
 //! ```

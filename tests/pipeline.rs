@@ -37,7 +37,7 @@ fn fit_bytes(
     let (vectorizer, matrix) = fitter.finish(config.clone()).unwrap();
     let mut out = Vec::new();
     SvmlightWriter::write_matrix(&mut out, &vec![0; matrix.rows()], &matrix).unwrap();
-    for term in vectorizer.terms() {
+    for term in vectorizer.terms().iter() {
         out.extend_from_slice(term.as_bytes());
         out.push(b'\n');
     }

@@ -15,7 +15,7 @@ use crate::vectorize::FittedVectorizer;
 
 const MAGIC: &[u8; 8] = b"BOWLINE\x01";
 /// The format this bowline writes and reads.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 const HEADER: usize = 8 + 4 + 8 + 4;
 
 /// A trained classifier.
@@ -68,6 +68,17 @@ impl Classifier {
         };
         if !calibrated {
             super::normalize_log_probabilities(scores);
+        }
+    }
+
+    /// Checks the parts a damaged file could make inconsistent, where decoding alone does not.
+    fn check(&self) -> Result<()> {
+        match self {
+            Classifier::NaiveBayes(nb) => nb.check(),
+            Classifier::Selected(selected) => selected.inner.check(),
+            Classifier::Svm(svm) => svm.check(),
+            // k-NN checks its parts as it is decoded.
+            Classifier::Knn(_) => Ok(()),
         }
     }
 
@@ -188,7 +199,13 @@ impl Model {
         if crc32fast::hash(payload) != checksum {
             return Err(problem("corrupted model file: checksum mismatch".into()));
         }
-        postcard::from_bytes(payload).map_err(|e| problem(format!("corrupted model file: {e}")))
+        let model: Model = postcard::from_bytes(payload)
+            .map_err(|e| problem(format!("corrupted model file: {e}")))?;
+        model.classifier.check().map_err(|e| match e {
+            Error::Config(message) => problem(format!("corrupted model file: {message}")),
+            other => other,
+        })?;
+        Ok(model)
     }
 
     /// Writes the model atomically: a crash never leaves a broken file under `path`.

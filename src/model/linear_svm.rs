@@ -120,6 +120,23 @@ pub struct ColumnChange<'a> {
 }
 
 impl LinearSvm {
+    /// Checks what a damaged or foreign model file could get wrong and scoring relies on: a
+    /// weight for every feature and class, and a sigmoid per class when calibrated.
+    pub fn check(&self) -> Result<()> {
+        self.params.validate()?;
+        let classes = self.bias.len();
+        let calibrated = self
+            .calibration
+            .as_ref()
+            .map_or(true, |s| s.len() == classes);
+        if Some(self.weights.len()) != self.features.checked_mul(classes) || !calibrated {
+            return Err(Error::Config(
+                "SVM weights do not match its features and classes".into(),
+            ));
+        }
+        Ok(())
+    }
+
     /// Trains one binary SVM per class (class `c` against the rest), in parallel.
     pub fn train(x: &Matrix, labels: &[u32], classes: usize, params: SvmParams) -> Result<Self> {
         params.validate()?;

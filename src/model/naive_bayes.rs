@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::scorer::SparseScorer;
+use super::scorer::{feature_totals, SparseScorer};
 use crate::error::{Error, Result};
 use crate::vectorize::Matrix;
 
@@ -41,8 +41,10 @@ pub enum Priors {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ClassSums {
     /// Feature ids, ascending.
+    #[serde(with = "super::packed")]
     pub indices: Vec<u32>,
     /// The sum of each feature over the class's rows (for Bernoulli, its document count).
+    #[serde(with = "super::packed")]
     pub values: Vec<f64>,
 }
 
@@ -125,6 +127,32 @@ impl NaiveBayes {
             n_features: features,
             scorer: OnceLock::new(),
         })
+    }
+
+    /// Checks what a damaged or foreign model file could get wrong and scoring relies on: one
+    /// sum list per class, each with as many values as features, the features ascending and
+    /// within the vocabulary.
+    pub fn check(&self) -> Result<()> {
+        let fresh = NaiveBayes::new(
+            self.kind,
+            self.alpha,
+            self.priors.clone(),
+            self.classes(),
+            self.n_features,
+        )?;
+        let consistent = |s: &ClassSums| {
+            s.indices.len() == s.values.len()
+                && s.indices.windows(2).all(|pair| pair[0] < pair[1])
+                && s.indices
+                    .last()
+                    .map_or(true, |&j| (j as usize) < fresh.n_features)
+        };
+        if self.sums.len() != fresh.classes() || !self.sums.iter().all(consistent) {
+            return Err(Error::Config(
+                "naive Bayes sums do not match its features".into(),
+            ));
+        }
+        Ok(())
     }
 
     /// The event model.
@@ -220,14 +248,9 @@ impl NaiveBayes {
     /// class has counts, and a per-class scale of 1 / Σ_j weight.
     fn complement(&self) -> SparseScorer {
         let (n, alpha) = (self.n_features, self.alpha);
-        let mut all = vec![0.0; n];
-        for sums in &self.sums {
-            for (&j, &s) in sums.indices.iter().zip(&sums.values) {
-                all[j as usize] += s;
-            }
-        }
+        let all = feature_totals(n, &self.sums);
         let grand: f64 = all.iter().sum();
-        let base: Vec<f64> = all.iter().map(|&a| (a + alpha).ln()).collect();
+        let base: Vec<f64> = all.par_iter().map(|&a| (a + alpha).ln()).collect();
         let delta = |_, j: u32, s: f64| (all[j as usize] - s + alpha).ln() - base[j as usize];
         // Complement NB ignores priors (as scikit-learn does with more than one class).
         let priors = vec![0.0; self.classes()];
@@ -254,10 +277,12 @@ impl NaiveBayes {
         let (n, alpha) = (self.n_features, self.alpha);
         let docs = &self.class_docs;
         let unseen_weight = |c: usize| alpha.ln() - (docs[c] + alpha).ln();
-        let mut missing = vec![0.0; self.classes()];
+        let p = |c: usize, s: f64| (s + alpha) / (docs[c] + 2.0 * alpha);
+        let missing: Vec<f64> = (self.sums.par_iter().enumerate())
+            .map(|(c, sums)| sums.values.iter().map(|&s| (1.0 - p(c, s)).ln()).sum())
+            .collect();
         let delta = |c: usize, _, s: f64| {
-            let p = (s + alpha) / (docs[c] + 2.0 * alpha);
-            missing[c] += (1.0 - p).ln();
+            let p = p(c, s);
             p.ln() - (1.0 - p).ln() - unseen_weight(c)
         };
         let (mut scorer, _) = SparseScorer::new(n, self.log_priors(), &self.sums, delta);

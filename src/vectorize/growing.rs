@@ -39,8 +39,8 @@ impl GrowingVocabulary {
     pub fn from_fitted(fitted: &FittedVectorizer) -> Result<Self> {
         let mut vocabulary = Self::new(fitted.analyzer.clone(), fitted.config.clone())?;
         for (id, term) in fitted.terms.iter().enumerate() {
-            vocabulary.ids.insert(term.as_str().into(), id as u32);
-            vocabulary.terms.push(term.as_str().into());
+            vocabulary.ids.insert(term.into(), id as u32);
+            vocabulary.terms.push(term.into());
         }
         vocabulary.df.clone_from(&fitted.df);
         vocabulary.n_docs = fitted.n_docs;
@@ -119,7 +119,7 @@ impl GrowingVocabulary {
         for (column, &id) in order.iter().enumerate() {
             columns[id as usize] = column as u32;
         }
-        let terms = order.iter().map(|&id| self.terms[id as usize].to_string());
+        let terms = order.iter().map(|&id| &self.terms[id as usize]);
         let df = order.iter().map(|&id| self.df[id as usize]).collect();
         let fitted = FittedVectorizer::new(
             self.analyzer.clone(),

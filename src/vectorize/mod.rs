@@ -16,14 +16,12 @@ mod growing;
 mod interner;
 mod subset;
 pub mod svmlight;
+mod term_list;
 mod vocabulary;
 pub mod weighting;
 
-use std::hash::BuildHasher;
 use std::path::Path;
-use std::sync::OnceLock;
 
-use hashbrown::HashTable;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -35,6 +33,7 @@ pub use interner::Interner;
 pub use subset::{
     count_part, count_rows, counting_config, fit_part, weigh_part, weigh_rows, FittedPart,
 };
+pub use term_list::TermList;
 pub use weighting::{Idf, Norm, Tf, Weighting};
 
 use crate::analyze::{AnalyzerConfig, Terms};
@@ -267,7 +266,7 @@ struct StoredVectorizer {
     analyzer: AnalyzerConfig,
     config: VectorizerConfig,
     n_docs: u32,
-    terms: Vec<String>,
+    terms: TermList,
     df: Vec<u32>,
 }
 
@@ -278,14 +277,12 @@ pub struct FittedVectorizer {
     analyzer: AnalyzerConfig,
     config: VectorizerConfig,
     n_docs: u32,
-    terms: Vec<String>,
+    terms: TermList,
     df: Vec<u32>,
     idf: Vec<f64>,
-    /// Term → column, built on first use: a fit that only writes its matrix never needs it.
-    index: OnceLock<HashTable<u32>>,
 }
 
-/// Two vectorizers are equal when their saved parts are; the lookup index is derived.
+/// Two vectorizers are equal when their saved parts are; idf is derived.
 impl PartialEq for FittedVectorizer {
     fn eq(&self, other: &Self) -> bool {
         self.analyzer == other.analyzer
@@ -318,16 +315,12 @@ impl From<FittedVectorizer> for StoredVectorizer {
     }
 }
 
-fn term_hash(term: &str) -> u64 {
-    rustc_hash::FxBuildHasher.hash_one(term)
-}
-
 impl FittedVectorizer {
     /// Checks the parts for consistency and builds the lookup index and idf.
     fn new(
         analyzer: AnalyzerConfig,
         config: VectorizerConfig,
-        terms: Vec<String>,
+        terms: TermList,
         df: Vec<u32>,
         n_docs: u32,
     ) -> Result<Self> {
@@ -337,14 +330,14 @@ impl FittedVectorizer {
         if terms.len() != df.len() || terms.len() > u32::MAX as usize {
             return broken("terms and document frequencies differ in number");
         }
-        if terms.windows(2).any(|pair| pair[0] >= pair[1]) {
+        if !terms.is_sorted_and_unique() {
             return broken("terms are not sorted and unique");
         }
         if df.iter().any(|&d| d == 0 || d > n_docs) {
             return broken("a document frequency is outside 1..=documents");
         }
         let idf = df
-            .iter()
+            .par_iter()
             .map(|&d| config.weighting.idf(d, n_docs))
             .collect();
         Ok(FittedVectorizer {
@@ -354,7 +347,6 @@ impl FittedVectorizer {
             terms,
             df,
             idf,
-            index: OnceLock::new(),
         })
     }
 
@@ -369,7 +361,7 @@ impl FittedVectorizer {
     }
 
     /// The terms, in column order.
-    pub fn terms(&self) -> &[String] {
+    pub fn terms(&self) -> &TermList {
         &self.terms
     }
 
@@ -409,24 +401,19 @@ impl FittedVectorizer {
         other: &FittedVectorizer,
     ) -> Result<(FittedVectorizer, Vec<u32>, Vec<u32>)> {
         let min_df = self.config.min_df.min_count(other.n_docs);
-        let known = |term: &String| self.terms.binary_search(term).is_ok();
+        let known = |term: &str| self.terms.binary_search(term).is_ok();
         let admitted = other
             .terms
             .iter()
             .zip(&other.df)
             .filter(|&(term, &df)| df >= min_df || known(term))
             .map(|(term, _)| term);
-        let mut terms: Vec<&str> = self
-            .terms
-            .iter()
-            .chain(admitted)
-            .map(String::as_str)
-            .collect();
+        let mut terms: Vec<&str> = self.terms.iter().chain(admitted).collect();
         terms.sort_unstable();
         terms.dedup();
         let column = |term: &str| terms.binary_search(&term).map_or(u32::MAX, |i| i as u32);
-        let ours: Vec<u32> = self.terms.iter().map(|t| column(t)).collect();
-        let theirs: Vec<u32> = other.terms.iter().map(|t| column(t)).collect();
+        let ours: Vec<u32> = self.terms.iter().map(column).collect();
+        let theirs: Vec<u32> = other.terms.iter().map(column).collect();
         let mut df = vec![0u32; terms.len()];
         for (&new, &d) in ours
             .iter()
@@ -439,32 +426,16 @@ impl FittedVectorizer {
         let merged = FittedVectorizer::new(
             self.analyzer.clone(),
             self.config.clone(),
-            terms.into_iter().map(str::to_string).collect(),
+            terms.into_iter().collect(),
             df,
             self.n_docs.saturating_add(other.n_docs),
         )?;
         Ok((merged, ours, theirs))
     }
 
-    /// A table of column ids hashed by their terms: no copy of the terms, so building it for a
-    /// million-term model takes one pass and no allocation per term.
-    fn index(&self) -> &HashTable<u32> {
-        self.index.get_or_init(|| {
-            let mut table = HashTable::with_capacity(self.terms.len());
-            for (i, term) in self.terms.iter().enumerate() {
-                // Terms are unique (checked on construction) and the table has room for all.
-                table.insert_unique(term_hash(term), i as u32, |_| 0);
-            }
-            table
-        })
-    }
-
     /// The column of `term`, if it is in the vocabulary.
     pub fn column(&self, term: &str) -> Option<u32> {
-        let found = self
-            .index()
-            .find(term_hash(term), |&id| self.terms[id as usize] == term);
-        found.copied()
+        self.terms.find(term)
     }
 
     /// Weighs a row of counts in place; `length` is the document's length in terms.

@@ -49,7 +49,7 @@ pub fn fit_part(
         .vectorizer
         .terms()
         .iter()
-        .map(|t| t.as_str().into())
+        .map(Box::<str>::from)
         .collect();
     let n_docs = rows.len() as u32;
     let (terms, df, remap) = vocabulary::prune(terms, &df, &total, config, n_docs);

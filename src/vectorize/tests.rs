@@ -25,7 +25,7 @@ const DOCS: [&str; 3] = ["b a b", "c a", "a a a d"];
 #[test]
 fn vocabulary_is_sorted_with_exact_counts_and_df() {
     let (vectorizer, matrix) = fit(counting_config(), &DOCS);
-    assert_eq!(vectorizer.terms(), ["a", "b", "c", "d"]);
+    assert_eq!(*vectorizer.terms(), ["a", "b", "c", "d"]);
     assert_eq!(vectorizer.df(), [3, 1, 1, 1]);
     assert_eq!(vectorizer.n_docs(), 3);
     assert_eq!(
@@ -59,25 +59,25 @@ fn df_bounds_and_max_features_prune() {
         ..counting_config()
     };
     let (vectorizer, matrix) = fit(config, &DOCS);
-    assert_eq!(vectorizer.terms(), ["b", "c", "d"]);
+    assert_eq!(*vectorizer.terms(), ["b", "c", "d"]);
     assert_eq!(matrix.nnz(), 3);
     let config = VectorizerConfig {
         min_df: DfBound::Count(2),
         ..counting_config()
     };
-    assert_eq!(fit(config, &DOCS).0.terms(), ["a"]);
+    assert_eq!(*fit(config, &DOCS).0.terms(), ["a"]);
     // Total counts: a 6, b 2, c 1, d 1: the top two are a and b.
     let config = VectorizerConfig {
         max_features: Some(2),
         ..counting_config()
     };
-    assert_eq!(fit(config, &DOCS).0.terms(), ["a", "b"]);
+    assert_eq!(*fit(config, &DOCS).0.terms(), ["a", "b"]);
     // A tie (c and d, count 1 each) is broken by term.
     let config = VectorizerConfig {
         max_features: Some(3),
         ..counting_config()
     };
-    assert_eq!(fit(config, &DOCS).0.terms(), ["a", "b", "c"]);
+    assert_eq!(*fit(config, &DOCS).0.terms(), ["a", "b", "c"]);
 }
 
 #[test]

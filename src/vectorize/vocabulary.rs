@@ -3,6 +3,7 @@
 use rayon::slice::ParallelSliceMut;
 
 use super::config::VectorizerConfig;
+use super::TermList;
 
 /// Applies `min_df`, `max_df` and `max_features` to the terms (indexed by provisional id) and
 /// sorts the survivors by term.
@@ -11,12 +12,12 @@ use super::config::VectorizerConfig;
 /// final id (`u32::MAX` for a pruned term). `max_features` keeps the terms with the highest total
 /// count, ties broken by term, so the result never depends on input order or thread timing.
 pub fn prune(
-    mut terms: Vec<Box<str>>,
+    terms: Vec<Box<str>>,
     df: &[u32],
     total: &[u64],
     config: &VectorizerConfig,
     n_docs: u32,
-) -> (Vec<String>, Vec<u32>, Vec<u32>) {
+) -> (TermList, Vec<u32>, Vec<u32>) {
     let (min_df, max_df) = (
         config.min_df.min_count(n_docs),
         config.max_df.max_count(n_docs),
@@ -42,10 +43,7 @@ pub fn prune(
         remap[old as usize] = new as u32;
     }
     let kept_df = kept.iter().map(|&id| df_of(id)).collect();
-    let names = kept
-        .iter()
-        .map(|&id| std::mem::take(&mut terms[id as usize]).into_string())
-        .collect();
+    let names = kept.iter().map(|&id| &terms[id as usize]).collect();
     (names, kept_df, remap)
 }
 

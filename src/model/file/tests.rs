@@ -64,3 +64,18 @@ fn dates_are_iso_8601() {
     assert_eq!(now.len(), 20);
     assert!(now.starts_with("20") && now.ends_with('Z'), "{now}");
 }
+
+#[test]
+fn a_well_formed_file_with_inconsistent_parts_is_refused() {
+    let mut broken = model();
+    if let Classifier::NaiveBayes(nb) = &mut broken.classifier {
+        // Features 1 and 2 now lie beyond the model's single feature.
+        nb.remap(&[0, 1, 2], 1, 2);
+    }
+    let bytes = broken.to_bytes().unwrap();
+    let error = error_of(&bytes);
+    assert!(
+        error.contains("corrupted model file: naive Bayes sums"),
+        "{error}"
+    );
+}
