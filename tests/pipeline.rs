@@ -83,8 +83,9 @@ fn texts() -> impl Strategy<Value = Vec<String>> {
 }
 
 fn configs() -> impl Strategy<Value = AnalyzerConfig> {
-    (any::<bool>(), any::<bool>(), any::<bool>(), 1usize..=3).prop_map(
-        |(lower, stop, stem, ngram)| AnalyzerConfig {
+    let sizes = (1usize..=3).prop_flat_map(|max| (1..=max, Just(max)));
+    (any::<bool>(), any::<bool>(), any::<bool>(), sizes).prop_map(
+        |(lower, stop, stem, (ngram_min, ngram_max))| AnalyzerConfig {
             min_token_len: 1,
             lowercase: lower,
             stop_words: if stop {
@@ -97,7 +98,8 @@ fn configs() -> impl Strategy<Value = AnalyzerConfig> {
             } else {
                 None
             },
-            ngram_max: ngram,
+            ngram_min,
+            ngram_max,
             ..AnalyzerConfig::default()
         },
     )

@@ -64,6 +64,8 @@ impl Analyzer {
             memo: TokenMemo::default(),
             id_memo: TokenMemo::default(),
             tokens: Terms::new(),
+            words: Vec::new(),
+            grams: Vec::new(),
             key: String::new(),
             scratch_word: String::new(),
         }
@@ -173,6 +175,10 @@ pub struct AnalyzerWorker<'a> {
     id_memo: TokenMemo<Option<u32>>,
     /// The current document's raw tokens.
     tokens: Terms,
+    /// The current document's word ids, and the ids of its n-grams of one size, for
+    /// [`AnalyzerWorker::analyze_grams`].
+    words: Vec<u32>,
+    grams: Vec<u32>,
     /// Buffers for a lowercased memo key and a lowercased stop-word candidate.
     key: String,
     scratch_word: String,
@@ -242,22 +248,76 @@ impl AnalyzerWorker<'_> {
         self.key = key;
     }
 
-    /// The fit's fast path for unigram analysis: runs every stage on `text` and calls `each` with
-    /// the id that `id_of` gives each final term, then returns the number of terms.
+    /// The transform's fast path for unigram analysis: runs every stage on `text` and calls
+    /// `each` with the id that `id_of` gives each final term, then returns the number of terms.
     ///
     /// The memo here maps a token straight to its term's id, so a token seen before costs one
-    /// lookup for analysis and counting together. Ids must be stable for the worker's lifetime
-    /// (the fit's interner gives them). Only valid without n-grams, which need the terms' text;
-    /// returns `None`, doing nothing, when n-grams are configured.
+    /// lookup for analysis and counting together. Ids must be stable for the worker's lifetime.
+    /// Only valid without n-grams, whose ids would need the terms' text; returns `None`, doing
+    /// nothing, when n-grams are configured.
     pub fn analyze_ids(
         &mut self,
         text: &str,
-        mut id_of: impl FnMut(&str) -> u32,
-        mut each: impl FnMut(u32),
+        id_of: impl FnMut(&str) -> u32,
+        each: impl FnMut(u32),
     ) -> Option<u32> {
         if self.analyzer.config.ngram_max > 1 {
             return None;
         }
+        Some(self.word_ids(text, id_of, each))
+    }
+
+    /// The fit's fast path: runs every stage on `text`, n-grams included, and calls `each` with
+    /// the id of every term, in the order [`ngrams::ngrams`] gives them; returns the number of
+    /// terms. Words get their ids from `id_of`, memoized as in
+    /// [`AnalyzerWorker::analyze_ids`]; the n-gram of words `w1 .. wn` is
+    /// `pair_id(id of w1 .. wn-1, id of wn)`, so an n-gram never needs its text. Ids must be
+    /// stable for the worker's lifetime (the fit's interner gives them).
+    pub fn analyze_grams(
+        &mut self,
+        text: &str,
+        id_of: impl FnMut(&str) -> u32,
+        mut pair_id: impl FnMut(u32, u32) -> u32,
+        mut each: impl FnMut(u32),
+    ) -> u32 {
+        let (min, max) = (
+            self.analyzer.config.ngram_min,
+            self.analyzer.config.ngram_max,
+        );
+        let (mut words, mut grams) = (
+            std::mem::take(&mut self.words),
+            std::mem::take(&mut self.grams),
+        );
+        words.clear();
+        self.word_ids(text, id_of, |id| words.push(id));
+        grams.clone_from(&words);
+        let mut length = 0;
+        for n in 1..=max {
+            if n > 1 {
+                // The n-grams starting at each position extend the (n − 1)-grams there by one word.
+                grams.truncate(words.len().saturating_sub(n - 1));
+                for (start, gram) in grams.iter_mut().enumerate() {
+                    *gram = pair_id(*gram, words[start + n - 1]);
+                }
+            }
+            if n >= min {
+                grams.iter().for_each(|&id| each(id));
+                length += grams.len() as u32;
+            }
+        }
+        (self.words, self.grams) = (words, grams);
+        length
+    }
+
+    /// Maps each word of `text` (a token that survives every per-word stage) to the id `id_of`
+    /// gives its term, memoized per token, and calls `each` with them in text order; returns
+    /// how many there were.
+    fn word_ids(
+        &mut self,
+        text: &str,
+        mut id_of: impl FnMut(&str) -> u32,
+        mut each: impl FnMut(u32),
+    ) -> u32 {
         let mut key = std::mem::take(&mut self.key);
         let (min, max) = (
             self.analyzer.config.min_token_len,
@@ -280,7 +340,7 @@ impl AnalyzerWorker<'_> {
             }
         });
         self.key = key;
-        Some(length)
+        length
     }
 
     /// True when the analysis forms n-grams, so [`AnalyzerWorker::analyze`] gives more than

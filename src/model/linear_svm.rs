@@ -140,9 +140,7 @@ impl LinearSvm {
     /// Trains one binary SVM per class (class `c` against the rest), in parallel.
     pub fn train(x: &Matrix, labels: &[u32], classes: usize, params: SvmParams) -> Result<Self> {
         params.validate()?;
-        let starts = (0..classes)
-            .map(|_| Start::cold(x.cols(), labels.len()))
-            .collect();
+        let starts = (0..classes).map(|_| Start::cold()).collect();
         let solutions = solve_classes(x, labels, &params, starts, 0);
         let mut reservoir = Reservoir::new(params.reservoir, params.seed);
         keep_rows(&mut reservoir, x, labels, &solutions, 0);

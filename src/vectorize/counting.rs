@@ -101,10 +101,12 @@ pub fn fit_stage(interner: &Interner) -> Stage<'_, Analyzed> {
 
 /// The stages of a fit: reading, analysis and counting into provisional ids.
 ///
-/// In the fused layout without n-grams, analysis and counting are one stage
-/// ([`AnalyzerWorker::analyze_ids`](crate::analyze::AnalyzerWorker::analyze_ids)): a token maps
-/// straight to its term's id, which on 20 Newsgroups saves a second hash lookup and a copy of
-/// every term. Otherwise the analysis stages are followed by [`fit_stage`].
+/// In the fused layout, analysis and counting are one stage
+/// ([`AnalyzerWorker::analyze_grams`](crate::analyze::AnalyzerWorker::analyze_grams)): a token
+/// maps straight to its word's id and an n-gram to the id of a pair of ids, which on 20
+/// Newsgroups saves a second hash lookup and a copy of every term, and with bigrams the joining
+/// and hashing of every bigram's text. Otherwise the analysis stages are followed by
+/// [`fit_stage`].
 pub fn fit_stages<'a>(
     analyzer: &'a Analyzer,
     interner: &'a Interner,
@@ -113,19 +115,20 @@ pub fn fit_stages<'a>(
 ) -> Vec<Stage<'a, Analyzed>> {
     let fused_stage = || fused_fit_stage(analyzer, interner);
     let counting = || fit_stage(interner);
-    counting_stages(analyzer, max_doc_bytes, fused, fused_stage, counting)
+    counting_stages(analyzer, max_doc_bytes, fused, fused, fused_stage, counting)
 }
 
-/// Reading and analysis followed by a counting stage; or, in the fused layout without n-grams,
-/// reading followed by `fused_stage`, which analyzes and counts in one.
+/// Reading and analysis followed by a counting stage; or, when `counts_in_analysis`, reading
+/// followed by `fused_stage`, which analyzes and counts in one.
 fn counting_stages<'a>(
     analyzer: &'a Analyzer,
     max_doc_bytes: u64,
     fused: bool,
+    counts_in_analysis: bool,
     fused_stage: impl FnOnce() -> Stage<'a, Analyzed>,
     counting: impl FnOnce() -> Stage<'a, Analyzed>,
 ) -> Vec<Stage<'a, Analyzed>> {
-    if fused && analyzer.config().ngram_max == 1 {
+    if counts_in_analysis {
         return vec![read_stage(max_doc_bytes), fused_stage()];
     }
     let mut stages = analyzer.stages(max_doc_bytes, fused);
@@ -140,9 +143,9 @@ fn fused_fit_stage<'a>(analyzer: &'a Analyzer, interner: &'a Interner) -> Stage<
             let mut tokens = 0;
             for item in batch.iter_mut().filter(|i| i.entry.is_document()) {
                 let text = &item.entry.doc.text;
-                let length = worker
-                    .analyze_ids(text, |term| interner.id(term), |id| counter.bump(id))
-                    .ok_or("analyze_ids called with n-grams configured")?;
+                let id_of = |term: &str| interner.id(term);
+                let pair_id = |left, right| interner.pair_id(left, right);
+                let length = worker.analyze_grams(text, id_of, pair_id, |id| counter.bump(id));
                 counter.finish_row(length, &mut item.counted);
                 tokens += u64::from(length);
                 release(item);
@@ -154,8 +157,9 @@ fn fused_fit_stage<'a>(analyzer: &'a Analyzer, interner: &'a Interner) -> Stage<
 
 /// The stages of a transform over a fitted vectorizer: reading, analysis, counting and weighting.
 ///
-/// As in [`fit_stages`], the fused layout without n-grams runs analysis and counting as one stage
-/// whose memo maps a token straight to its fitted column (or to "out of vocabulary").
+/// As in [`fit_stages`], but only without n-grams (a fitted vocabulary knows n-grams by their
+/// text), the fused layout runs analysis and counting as one stage whose memo maps a token
+/// straight to its fitted column (or to "out of vocabulary").
 pub fn transform_stages<'a>(
     analyzer: &'a Analyzer,
     vectorizer: &'a FittedVectorizer,
@@ -164,7 +168,15 @@ pub fn transform_stages<'a>(
 ) -> Vec<Stage<'a, Analyzed>> {
     let fused_stage = || fused_transform_stage(analyzer, vectorizer);
     let counting = || transform_stage(vectorizer);
-    counting_stages(analyzer, max_doc_bytes, fused, fused_stage, counting)
+    let counts_in_analysis = fused && analyzer.config().ngram_max == 1;
+    counting_stages(
+        analyzer,
+        max_doc_bytes,
+        fused,
+        counts_in_analysis,
+        fused_stage,
+        counting,
+    )
 }
 
 /// Marks a term the fitted vocabulary does not have, in the id memo.

@@ -191,7 +191,8 @@ impl Fitter {
         } = self.rows;
         let n_docs = u32::try_from(lengths.len())
             .map_err(|_| Error::Config("more than 4 billion documents".into()))?;
-        let terms = self.interner.into_terms();
+        let wanted = vocabulary::within_df_bounds(&df, &self.config, n_docs);
+        let terms = self.interner.into_terms(|id| wanted(&id));
         let (terms, df, remap) = vocabulary::prune(terms, &df, &total, &self.config, n_docs);
         let vectorizer = FittedVectorizer::new(analyzer, self.config, terms, df, n_docs)?;
         // Rows are independent: renumber and weigh them in parallel, in chunks that are joined in
@@ -261,7 +262,7 @@ pub fn renumber(
 }
 
 /// What is saved of a fitted vectorizer; the lookup index and idf are rebuilt on load.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 struct StoredVectorizer {
     analyzer: AnalyzerConfig,
     config: VectorizerConfig,
@@ -270,9 +271,19 @@ struct StoredVectorizer {
     df: Vec<u32>,
 }
 
+/// [`StoredVectorizer`] borrowed, to save a vectorizer without copying it.
+#[derive(Serialize)]
+struct StoredRef<'a> {
+    analyzer: &'a AnalyzerConfig,
+    config: &'a VectorizerConfig,
+    n_docs: u32,
+    terms: &'a TermList,
+    df: &'a [u32],
+}
+
 /// A vocabulary with document frequencies and the analysis and weighting that produced it.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(try_from = "StoredVectorizer", into = "StoredVectorizer")]
+#[derive(Debug, Clone, Deserialize)]
+#[serde(try_from = "StoredVectorizer")]
 pub struct FittedVectorizer {
     analyzer: AnalyzerConfig,
     config: VectorizerConfig,
@@ -303,15 +314,16 @@ impl TryFrom<StoredVectorizer> for FittedVectorizer {
     }
 }
 
-impl From<FittedVectorizer> for StoredVectorizer {
-    fn from(v: FittedVectorizer) -> Self {
-        StoredVectorizer {
-            analyzer: v.analyzer,
-            config: v.config,
-            n_docs: v.n_docs,
-            terms: v.terms,
-            df: v.df,
+impl Serialize for FittedVectorizer {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        StoredRef {
+            analyzer: &self.analyzer,
+            config: &self.config,
+            n_docs: self.n_docs,
+            terms: &self.terms,
+            df: &self.df,
         }
+        .serialize(serializer)
     }
 }
 

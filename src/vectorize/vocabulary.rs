@@ -18,13 +18,9 @@ pub fn prune(
     config: &VectorizerConfig,
     n_docs: u32,
 ) -> (TermList, Vec<u32>, Vec<u32>) {
-    let (min_df, max_df) = (
-        config.min_df.min_count(n_docs),
-        config.max_df.max_count(n_docs),
-    );
     let df_of = |id: u32| df.get(id as usize).copied().unwrap_or(0);
     let mut kept: Vec<u32> = (0..terms.len() as u32)
-        .filter(|&id| df_of(id) > 0 && (min_df..=max_df).contains(&df_of(id)))
+        .filter(within_df_bounds(df, config, n_docs))
         .collect();
     if let Some(limit) = config.max_features {
         if kept.len() > limit {
@@ -45,6 +41,17 @@ pub fn prune(
     let kept_df = kept.iter().map(|&id| df_of(id)).collect();
     let names = kept.iter().map(|&id| &terms[id as usize]).collect();
     (names, kept_df, remap)
+}
+
+/// Whether a provisional id's term occurs and meets `min_df` and `max_df`: the terms that
+/// pruning by document frequency keeps, and the only ones [`prune`] needs spelled out.
+pub fn within_df_bounds<'a>(
+    df: &'a [u32],
+    config: &VectorizerConfig,
+    n_docs: u32,
+) -> impl Fn(&u32) -> bool + 'a {
+    let bounds = config.min_df.min_count(n_docs).max(1)..=config.max_df.max_count(n_docs);
+    move |&id| bounds.contains(&df.get(id as usize).copied().unwrap_or(0))
 }
 
 /// Sorts ids by their terms' bytes. Comparing two strings costs a call and a loop, so each id is

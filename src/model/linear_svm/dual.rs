@@ -39,7 +39,8 @@ impl<'a> Rows<'a> {
 }
 
 /// Where one class's solve starts: weights (bias last) and the dual variables they come from.
-#[derive(Debug, Clone, PartialEq)]
+/// Missing values are zero.
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Start {
     /// w = Σ α_i y_i (x_i, 1), plus any fixed part from rows outside the problem.
     pub weights: Vec<f64>,
@@ -48,12 +49,10 @@ pub struct Start {
 }
 
 impl Start {
-    /// All zero: training from scratch.
-    pub fn cold(features: usize, rows: usize) -> Self {
-        Start {
-            weights: vec![0.0; features + 1],
-            alpha: vec![0.0; rows],
-        }
+    /// All zero: training from scratch. Empty, so that twenty classes' cold starts over
+    /// 20 Newsgroups' bigrams do not hold 52 MB of zeros while the groups are solved.
+    pub fn cold() -> Self {
+        Start::default()
     }
 }
 

@@ -58,7 +58,7 @@ fn the_dual_objective_decreases_and_the_tolerance_is_met() {
             ..SvmParams::default()
         };
         let mut objectives = Vec::new();
-        let start = Start::cold(x.cols(), y.len());
+        let start = Start::cold();
         let solution = dual::solve(&rows, 0..1, &params, 7, vec![start], |lanes| {
             let alpha: Vec<f64> = lanes.iter().map(|a| a[0]).collect();
             objectives.push(dual_objective(&x, &y, &alpha, diagonal));
@@ -80,7 +80,7 @@ fn classes_solved_together_take_the_steps_they_take_alone() {
     let (x, labels) = many_points();
     let rows = dual::Rows::new(&x, &labels);
     let params = SvmParams::default();
-    let cold = |k| vec![Start::cold(x.cols(), labels.len()); k];
+    let cold = |k| vec![Start::cold(); k];
     let together = dual::solve(&rows, 0..3, &params, 7, cold(3), |_| {});
     for c in 0..3 {
         let alone = dual::solve(&rows, c..c + 1, &params, 7, cold(1), |_| {});
