@@ -186,9 +186,7 @@ pub fn feature_totals(features: usize, sums: &[ClassSums]) -> Vec<f64> {
     all.par_chunks_mut(BLOCK)
         .zip(blocks)
         .for_each(|(out, block)| {
-            for (_, j, s) in block.pairs(sums) {
-                out[j as usize - block.first] += s;
-            }
+            block.each(sums, |_, j, s| out[j as usize - block.first] += s);
         });
     all
 }
@@ -199,17 +197,16 @@ impl Block {
         self.spans.iter().map(|span| span.len()).sum()
     }
 
-    /// The block's entries as (class, value) pairs.
-    pub fn pairs<'a>(
-        &'a self,
-        sums: &'a [ClassSums],
-    ) -> impl Iterator<Item = (usize, u32, f64)> + 'a {
-        self.spans.iter().enumerate().flat_map(move |(c, span)| {
+    /// Calls `f(class, feature, value)` for the block's entries, class by class. (Plain loops:
+    /// a flattened iterator here took a fifth of a model's load time.)
+    pub fn each(&self, sums: &[ClassSums], mut f: impl FnMut(usize, u32, f64)) {
+        for (c, span) in self.spans.iter().enumerate() {
             let class = &sums[c];
-            let indices = &class.indices[span.clone()];
             let values = &class.values[span.clone()];
-            indices.iter().zip(values).map(move |(&j, &s)| (c, j, s))
-        })
+            for (&j, &s) in class.indices[span.clone()].iter().zip(values) {
+                f(c, j, s);
+            }
+        }
     }
 
     /// Writes the block's deltas feature-major into `part` (which starts at `offset` in the
@@ -224,9 +221,7 @@ impl Block {
         delta: &impl Fn(usize, u32, f64) -> f64,
     ) -> Vec<f64> {
         let mut next = vec![0u32; ends.len()];
-        for (_, j, _) in self.pairs(sums) {
-            next[j as usize - self.first] += 1;
-        }
+        self.each(sums, |_, j, _| next[j as usize - self.first] += 1);
         let mut running = 0;
         for (slot, end) in next.iter_mut().zip(ends.iter_mut()) {
             let count = *slot;
@@ -235,13 +230,13 @@ impl Block {
             *end = (offset + running as usize) as u32;
         }
         let mut totals = vec![0.0; sums.len()];
-        for (c, j, s) in self.pairs(sums) {
+        self.each(sums, |c, j, s| {
             let d = delta(c, j, s);
             totals[c] += d;
             let slot = &mut next[j as usize - self.first];
             part[*slot as usize] = (c as u32, d);
             *slot += 1;
-        }
+        });
         totals
     }
 }
