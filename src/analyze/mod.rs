@@ -284,6 +284,9 @@ impl AnalyzerWorker<'_> {
             self.analyzer.config.ngram_min,
             self.analyzer.config.ngram_max,
         );
+        if max == 1 {
+            return self.word_ids(text, id_of, each);
+        }
         let (mut words, mut grams) = (
             std::mem::take(&mut self.words),
             std::mem::take(&mut self.grams),
