@@ -9,16 +9,11 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use bowline::cli::{self, Cli, Command, Outcome};
+use bowline::cli::{self, Cli, Outcome};
 
 fn main() -> ExitCode {
+    return_freed_memory_at_once();
     let cli = Cli::parse();
-    // Loading a model frees its file's bytes and then builds larger tables: with freed pages
-    // kept, those tables reuse them, which made `classify` with a 1.26-million-term model 15%
-    // faster (152 ms against 180 ms to load and classify one document).
-    if !matches!(cli.command, Command::Classify(_)) {
-        return_freed_memory_at_once();
-    }
     match cli::run(cli) {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,
         Ok(Outcome::Partial(failed)) => {
@@ -43,7 +38,8 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// before handing them back to the system, so a run's peak memory counted nearly everything
 /// freed in the last second. With no delay, training the SVM on 20 Newsgroups peaked at 182 MiB
 /// instead of 278 (means of 6 runs, alternating) in the same time (2.73 s against 2.75 s median),
-/// and `vectorize` at 82 MiB instead of 152. `MIMALLOC_PURGE_DELAY` still overrides this.
+/// and `vectorize` at 82 MiB instead of 152. Loading and classifying with a 41 MB model took the
+/// same time either way (149 ms median). `MIMALLOC_PURGE_DELAY` still overrides this.
 fn return_freed_memory_at_once() {
     // mimalloc numbers its options in `mi_option_e` and does not export a constant for this one;
     // its default value, checked first, confirms that number before anything is changed.
@@ -52,8 +48,8 @@ fn return_freed_memory_at_once() {
     if std::env::var_os("MIMALLOC_PURGE_DELAY").is_some() {
         return;
     }
-    // SAFETY: both calls only read or write one of mimalloc's option slots; this runs in `main`
-    // before any other thread exists, as the functions require.
+    // SAFETY: both calls only read or write one of mimalloc's option slots; this runs first in
+    // `main`, before any other thread exists, as the functions require.
     unsafe {
         if libmimalloc_sys::mi_option_get(PURGE_DELAY) == DEFAULT_DELAY {
             libmimalloc_sys::mi_option_set(PURGE_DELAY, 0);
