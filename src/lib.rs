@@ -46,6 +46,7 @@ pub mod eval;
 pub mod index;
 pub mod io;
 pub mod model;
+mod packed;
 pub mod pipeline;
 pub mod report;
 pub mod select;

@@ -36,7 +36,7 @@ pub enum Classifier {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Selected {
     /// For each vectorizer column, its column in `inner`, or `u32::MAX` when not selected.
-    #[serde(with = "super::packed")]
+    #[serde(with = "crate::packed")]
     pub columns: Vec<u32>,
     /// The classifier on the selected columns.
     pub inner: Box<Classifier>,

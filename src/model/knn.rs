@@ -88,14 +88,14 @@ struct Stored {
     weighting: Weighting,
     /// Feature j's postings are positions `starts[j]..starts[j + 1]` of `rows` and `counts`,
     /// in increasing row order.
-    #[serde(with = "super::packed")]
+    #[serde(with = "crate::packed")]
     starts: Vec<u32>,
-    #[serde(with = "super::packed")]
+    #[serde(with = "crate::packed")]
     rows: Vec<u32>,
-    #[serde(with = "super::packed")]
+    #[serde(with = "crate::packed")]
     counts: Vec<f32>,
     /// Each training row's class.
-    #[serde(with = "super::packed")]
+    #[serde(with = "crate::packed")]
     labels: Vec<u32>,
     /// Training documents per class: the fallback for a query with no neighbour.
     class_docs: Vec<u64>,

@@ -97,7 +97,7 @@ pub struct LinearSvm {
     /// Feature-major, `weights[j * classes + c]`, so that a document's term touches one run of
     /// memory for all classes. Stored as `f32`: half the size and load time, and the rounding
     /// (relative 6e-8) is far below the solver's tolerance.
-    #[serde(with = "super::packed")]
+    #[serde(with = "crate::packed")]
     weights: Vec<f32>,
     bias: Vec<f64>,
     convergence: Vec<Convergence>,

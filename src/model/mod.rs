@@ -6,7 +6,6 @@ pub mod file;
 pub mod knn;
 pub mod linear_svm;
 pub mod naive_bayes;
-mod packed;
 pub mod platt;
 pub mod random;
 pub mod reservoir;

@@ -41,10 +41,10 @@ pub enum Priors {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ClassSums {
     /// Feature ids, ascending.
-    #[serde(with = "super::packed")]
+    #[serde(with = "crate::packed")]
     pub indices: Vec<u32>,
     /// The sum of each feature over the class's rows (for Bernoulli, its document count).
-    #[serde(with = "super::packed")]
+    #[serde(with = "crate::packed")]
     pub values: Vec<f64>,
 }
 

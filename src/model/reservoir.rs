@@ -15,15 +15,15 @@ use super::random::SplitMix;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct KeptRow {
     /// Column ids, ascending.
-    #[serde(with = "super::packed")]
+    #[serde(with = "crate::packed")]
     pub indices: Vec<u32>,
     /// Weighted values, as `f32`: half the size, and far more precise than the solver's tolerance.
-    #[serde(with = "super::packed")]
+    #[serde(with = "crate::packed")]
     pub values: Vec<f32>,
     /// Class id.
     pub label: u32,
     /// Dual variable per class.
-    #[serde(with = "super::packed")]
+    #[serde(with = "crate::packed")]
     pub alpha: Vec<f32>,
 }
 

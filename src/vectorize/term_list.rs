@@ -154,25 +154,14 @@ impl Serialize for TermList {
         if serializer.is_human_readable() {
             return serializer.collect_seq(self.iter());
         }
-        let mut lengths = Vec::with_capacity(self.len() * 4);
-        for term in self.iter() {
-            let length = u32::try_from(term.len())
-                .map_err(|_| S::Error::custom("a term is longer than 4 GiB"))?;
-            lengths.extend_from_slice(&length.to_le_bytes());
-        }
+        let lengths = self.iter().map(|term| u32::try_from(term.len()));
+        let lengths = lengths
+            .collect::<Result<_, _>>()
+            .map_err(|_| S::Error::custom("a term is longer than 4 GiB"))?;
         let mut tuple = serializer.serialize_tuple(2)?;
         tuple.serialize_element(&self.text)?;
-        tuple.serialize_element(&ByteString(&lengths))?;
+        tuple.serialize_element(&Lengths(lengths))?;
         tuple.end()
-    }
-}
-
-/// Bytes that serde writes as one byte string rather than as a sequence of numbers.
-struct ByteString<'a>(&'a [u8]);
-
-impl Serialize for ByteString<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_bytes(self.0)
     }
 }
 
@@ -222,36 +211,9 @@ impl<'de> Visitor<'de> for BlobVisitor {
     }
 }
 
-/// The terms' lengths, stored as 4 little-endian bytes each.
-struct Lengths(Vec<u32>);
-
-impl<'de> Deserialize<'de> for Lengths {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_bytes(LengthsVisitor)
-    }
-}
-
-struct LengthsVisitor;
-
-impl Visitor<'_> for LengthsVisitor {
-    type Value = Lengths;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("the terms' lengths as bytes")
-    }
-
-    fn visit_bytes<E: serde::de::Error>(self, bytes: &[u8]) -> Result<Lengths, E> {
-        if bytes.len() % 4 != 0 {
-            return Err(E::custom("terms: lengths not a multiple of 4 bytes"));
-        }
-        let lengths = bytes.chunks_exact(4);
-        Ok(Lengths(
-            lengths
-                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-                .collect(),
-        ))
-    }
-}
+/// The terms' lengths, stored packed.
+#[derive(Serialize, Deserialize)]
+struct Lengths(#[serde(with = "crate::packed")] Vec<u32>);
 
 /// Reads a plain list of strings, appending each to one buffer as it is decoded.
 struct StringsVisitor;

@@ -59,8 +59,7 @@ fn model_files_store_the_text_and_lengths_json_a_list() {
 #[test]
 fn lengths_that_do_not_fit_the_text_are_an_error() {
     let encode = |text: &str, lengths: &[u32]| {
-        let bytes: Vec<u8> = lengths.iter().flat_map(|l| l.to_le_bytes()).collect();
-        postcard::to_stdvec(&(text, ByteString(&bytes))).unwrap()
+        postcard::to_stdvec(&(text, Lengths(lengths.to_vec()))).unwrap()
     };
     assert!(postcard::from_bytes::<TermList>(&encode("catdog", &[3, 3])).is_ok());
     for lengths in [&[3, 2][..], &[3, 4], &[1, 1]] {
