@@ -76,7 +76,7 @@ impl SparseScorer {
     /// with each class's sum of deltas.
     ///
     /// The counts are class-major and the deltas feature-major, so this is a transpose. It runs
-    /// over blocks of [`BLOCK`] features in parallel, each writing its own part of the layout;
+    /// over blocks of 16,384 features in parallel, each writing its own part of the layout;
     /// a part small enough to stay in cache turns a million scattered writes to memory into
     /// writes to cache, which matters when a model is loaded to classify one document.
     pub fn new(
@@ -151,19 +151,19 @@ impl SparseScorer {
 
 /// Features per block in [`SparseScorer::new`]: a block's counts and deltas take tens to
 /// hundreds of kilobytes.
-pub const BLOCK: usize = 1 << 14;
+pub(crate) const BLOCK: usize = 1 << 14;
 
 /// Features `first..first + BLOCK` (fewer in the last block) and, for each class, the range of
 /// its sorted entries that falls in them.
-pub struct Block {
+pub(crate) struct Block {
     /// The block's first feature.
-    pub first: usize,
+    first: usize,
     /// Per class, positions in its `indices`.
-    pub spans: Vec<std::ops::Range<usize>>,
+    spans: Vec<std::ops::Range<usize>>,
 }
 
-/// Cuts the features into blocks of [`BLOCK`], finding each class's entries by binary search.
-pub fn feature_blocks(features: usize, sums: &[ClassSums]) -> Vec<Block> {
+/// Cuts the features into blocks of `BLOCK`, finding each class's entries by binary search.
+fn feature_blocks(features: usize, sums: &[ClassSums]) -> Vec<Block> {
     let position = |s: &ClassSums, j: usize| s.indices.partition_point(|&i| (i as usize) < j);
     (0..features)
         .step_by(BLOCK)
@@ -180,7 +180,7 @@ pub fn feature_blocks(features: usize, sums: &[ClassSums]) -> Vec<Block> {
 
 /// Each feature's sum over all classes, in class order, a block of features at a time in
 /// parallel.
-pub fn feature_totals(features: usize, sums: &[ClassSums]) -> Vec<f64> {
+pub(crate) fn feature_totals(features: usize, sums: &[ClassSums]) -> Vec<f64> {
     let mut all = vec![0.0; features];
     let blocks = feature_blocks(features, sums);
     all.par_chunks_mut(BLOCK)
@@ -193,13 +193,13 @@ pub fn feature_totals(features: usize, sums: &[ClassSums]) -> Vec<f64> {
 
 impl Block {
     /// Entries of every class in the block.
-    pub fn entries(&self) -> usize {
+    fn entries(&self) -> usize {
         self.spans.iter().map(|span| span.len()).sum()
     }
 
     /// Calls `f(class, feature, value)` for the block's entries, class by class. (Plain loops:
     /// a flattened iterator here took a fifth of a model's load time.)
-    pub fn each(&self, sums: &[ClassSums], mut f: impl FnMut(usize, u32, f64)) {
+    fn each(&self, sums: &[ClassSums], mut f: impl FnMut(usize, u32, f64)) {
         for (c, span) in self.spans.iter().enumerate() {
             let class = &sums[c];
             let values = &class.values[span.clone()];
