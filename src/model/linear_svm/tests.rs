@@ -270,3 +270,36 @@ fn without_a_reservoir_an_update_starts_from_the_saved_weights() {
     assert_ne!(svm.class_weights(0), before);
     assert_eq!(predict(&svm, &second, 0), second_labels[0]);
 }
+
+#[test]
+fn the_solution_does_not_depend_on_the_column_order() {
+    // The solver renumbers columns by frequency; a matrix whose columns come in another order
+    // must get the same weights, moved with their columns.
+    let (x, labels) = points();
+    let moved_to = [2u32, 0, 1];
+    let mut builder = MatrixBuilder::default();
+    for i in 0..labels.len() {
+        let (indices, values) = row(&x, i);
+        let mut pairs: Vec<(u32, f64)> = indices
+            .iter()
+            .map(|&j| moved_to[j as usize])
+            .zip(values.iter().copied())
+            .collect();
+        pairs.sort_by_key(|p| p.0);
+        builder.push(&SparseRow {
+            indices: pairs.iter().map(|p| p.0).collect(),
+            values: pairs.iter().map(|p| p.1).collect(),
+        });
+    }
+    let moved = builder.finish(3).unwrap();
+    let params = SvmParams::default();
+    let svm = LinearSvm::train(&x, &labels, 3, params).unwrap();
+    let other = LinearSvm::train(&moved, &labels, 3, params).unwrap();
+    for c in 0..3 {
+        let (weights, other_weights) = (svm.class_weights(c), other.class_weights(c));
+        for (j, &w) in weights.iter().take(3).enumerate() {
+            assert!((w - other_weights[moved_to[j] as usize]).abs() < 1e-6);
+        }
+        assert!((weights[3] - other_weights[3]).abs() < 1e-6);
+    }
+}
