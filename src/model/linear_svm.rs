@@ -141,7 +141,7 @@ impl LinearSvm {
     pub fn train(x: &Matrix, labels: &[u32], classes: usize, params: SvmParams) -> Result<Self> {
         params.validate()?;
         let starts = (0..classes).map(|_| Start::cold()).collect();
-        let solutions = solve_classes(x, labels, &params, starts, 0);
+        let solutions = solve_classes(x, labels, &params, starts, 0)?;
         let mut reservoir = Reservoir::new(params.reservoir, params.seed);
         keep_rows(&mut reservoir, x, labels, &solutions, 0);
         let mut svm = LinearSvm {
@@ -200,7 +200,7 @@ impl LinearSvm {
             .collect();
         let first_new = kept.len();
         let salt = self.reservoir.seen();
-        let solutions = solve_classes(&all, &all_labels, &self.params, starts, salt);
+        let solutions = solve_classes(&all, &all_labels, &self.params, starts, salt)?;
         for (i, k) in self.reservoir.rows_mut().iter_mut().enumerate() {
             k.alpha = row_alpha(&solutions, i);
         }
@@ -427,8 +427,8 @@ fn solve_classes(
     params: &SvmParams,
     starts: Vec<Start>,
     salt: u64,
-) -> Vec<Solution> {
-    let rows = Rows::new(x, labels);
+) -> Result<Vec<Solution>> {
+    let rows = Rows::new(x, labels)?;
     let classes = starts.len();
     let groups = classes.div_ceil(dual::LANES);
     let mut starts = starts.into_iter();
@@ -440,9 +440,10 @@ fn solve_classes(
         })
         .collect();
     let seed = params.seed.wrapping_add(salt);
-    work.into_par_iter()
+    Ok(work
+        .into_par_iter()
         .map(|(range, starts)| dual::solve(&rows, range, params, seed, starts, |_| {}))
-        .collect()
+        .collect())
 }
 
 /// Row `i`'s dual variables over all classes, as kept in the reservoir.

