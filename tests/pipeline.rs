@@ -121,7 +121,9 @@ proptest! {
     }
 }
 
-/// Transforms `texts` over the vectorizer fitted on them, returning the svmlight rows.
+/// Transforms `texts` four times over the vectorizer fitted on them, returning the svmlight
+/// rows. Four passes search the vocabulary more than three times per term, so the fused
+/// layout switches to finding n-grams as chains of word ids on the way.
 fn transform_bytes(texts: &[String], config: &AnalyzerConfig, layout: Layout) -> Vec<u8> {
     let analyzer = Analyzer::new(config.clone()).unwrap();
     let mut fitter = Fitter::new(VectorizerConfig::default()).unwrap();
@@ -141,7 +143,8 @@ fn transform_bytes(texts: &[String], config: &AnalyzerConfig, layout: Layout) ->
     let stages = transform_stages(&analyzer, &vectorizer, u64::MAX, fused);
     let mut out = Vec::new();
     let mut writer = SvmlightWriter::new();
-    run_stages(documents(texts), &pipeline, stages, |item| {
+    let passes: Vec<String> = (0..4).flat_map(|_| texts.iter().cloned()).collect();
+    run_stages(documents(&passes), &pipeline, stages, |item| {
         let row = &item.counted.row;
         writer
             .write_row(&mut out, item.counted.oov as i64, &row.indices, &row.values)

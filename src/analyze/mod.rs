@@ -171,7 +171,7 @@ pub struct AnalyzerWorker<'a> {
     scratch: Terms,
     /// Token → final term (`None`: a stop word), for [`AnalyzerWorker::analyze`].
     memo: TokenMemo<Option<Box<str>>>,
-    /// Token → final term's id, for [`AnalyzerWorker::analyze_ids`].
+    /// Token → final term's id, for [`AnalyzerWorker::analyze_grams`].
     id_memo: TokenMemo<Option<u32>>,
     /// The current document's raw tokens.
     tokens: Terms,
@@ -248,31 +248,14 @@ impl AnalyzerWorker<'_> {
         self.key = key;
     }
 
-    /// The transform's fast path for unigram analysis: runs every stage on `text` and calls
-    /// `each` with the id that `id_of` gives each final term, then returns the number of terms.
+    /// The fast path of fitting and transforming: runs every stage on `text`, n-grams included,
+    /// and calls `each` with the id of every term, in the order [`ngrams::ngrams`] gives them;
+    /// returns the number of terms. Words get their ids from `id_of`; the n-gram of words
+    /// `w1 .. wn` is `pair_id(id of w1 .. wn-1, id of wn)`, so an n-gram never needs its text.
     ///
-    /// The memo here maps a token straight to its term's id, so a token seen before costs one
-    /// lookup for analysis and counting together. Ids must be stable for the worker's lifetime.
-    /// Only valid without n-grams, whose ids would need the terms' text; returns `None`, doing
-    /// nothing, when n-grams are configured.
-    pub fn analyze_ids(
-        &mut self,
-        text: &str,
-        id_of: impl FnMut(&str) -> u32,
-        each: impl FnMut(u32),
-    ) -> Option<u32> {
-        if self.analyzer.config.ngram_max > 1 {
-            return None;
-        }
-        Some(self.word_ids(text, id_of, each))
-    }
-
-    /// The fit's fast path: runs every stage on `text`, n-grams included, and calls `each` with
-    /// the id of every term, in the order [`ngrams::ngrams`] gives them; returns the number of
-    /// terms. Words get their ids from `id_of`, memoized as in
-    /// [`AnalyzerWorker::analyze_ids`]; the n-gram of words `w1 .. wn` is
-    /// `pair_id(id of w1 .. wn-1, id of wn)`, so an n-gram never needs its text. Ids must be
-    /// stable for the worker's lifetime (the fit's interner gives them).
+    /// The memo here maps a token straight to its word's id, so a token seen before costs one
+    /// lookup for analysis and counting together. Ids must therefore be stable for the worker's
+    /// lifetime (the fit's interner and a fitted vocabulary give them).
     pub fn analyze_grams(
         &mut self,
         text: &str,

@@ -1,7 +1,8 @@
 //! Counting a document's terms into a sparse row, and the pipeline stages that do it.
 
+use super::gram_index::UNKNOWN;
 use super::{FittedVectorizer, Interner, SparseRow};
-use crate::analyze::{read_stage, Analyzed, Analyzer, Terms};
+use crate::analyze::{read_stage, Analyzed, Analyzer, AnalyzerWorker, Terms};
 use crate::pipeline::Stage;
 
 /// A document's term counts, or weights once weighed, with what the weighting needs.
@@ -157,9 +158,9 @@ fn fused_fit_stage<'a>(analyzer: &'a Analyzer, interner: &'a Interner) -> Stage<
 
 /// The stages of a transform over a fitted vectorizer: reading, analysis, counting and weighting.
 ///
-/// As in [`fit_stages`], but only without n-grams (a fitted vocabulary knows n-grams by their
-/// text), the fused layout runs analysis and counting as one stage whose memo maps a token
-/// straight to its fitted column (or to "out of vocabulary").
+/// As in [`fit_stages`], the fused layout runs analysis and counting as one stage, whose memo maps
+/// a token straight to an id (see `DocumentCounter`); the staged layout counts the terms.
+/// text.
 pub fn transform_stages<'a>(
     analyzer: &'a Analyzer,
     vectorizer: &'a FittedVectorizer,
@@ -168,47 +169,79 @@ pub fn transform_stages<'a>(
 ) -> Vec<Stage<'a, Analyzed>> {
     let fused_stage = || fused_transform_stage(analyzer, vectorizer);
     let counting = || transform_stage(vectorizer);
-    let counts_in_analysis = fused && analyzer.config().ngram_max == 1;
-    counting_stages(
-        analyzer,
-        max_doc_bytes,
-        fused,
-        counts_in_analysis,
-        fused_stage,
-        counting,
-    )
+    counting_stages(analyzer, max_doc_bytes, fused, fused, fused_stage, counting)
 }
-
-/// Marks a term the fitted vocabulary does not have, in the id memo.
-const OUT_OF_VOCABULARY: u32 = u32::MAX;
 
 fn fused_transform_stage<'a>(
     analyzer: &'a Analyzer,
     vectorizer: &'a FittedVectorizer,
 ) -> Stage<'a, Analyzed> {
     Stage::new("analyze+count", move || {
-        let (mut worker, mut counter) = (analyzer.worker(), RowCounter::default());
+        let mut counting = DocumentCounter {
+            worker: analyzer.worker(),
+            counter: RowCounter::default(),
+            terms: Terms::new(),
+        };
         Box::new(move |batch: &mut Vec<Analyzed>| {
             let mut tokens = 0;
             for item in batch.iter_mut().filter(|i| i.entry.is_document()) {
-                let mut oov = 0;
-                let column = |term: &str| vectorizer.column(term).unwrap_or(OUT_OF_VOCABULARY);
-                let each = |id| match id {
-                    OUT_OF_VOCABULARY => oov += 1,
-                    id => counter.bump(id),
-                };
-                let length = worker
-                    .analyze_ids(&item.entry.doc.text, column, each)
-                    .ok_or("analyze_ids called with n-grams configured")?;
-                counter.finish_row(length, &mut item.counted);
-                item.counted.oov = oov;
-                vectorizer.weigh(&mut item.counted.row, length);
-                tokens += u64::from(length);
+                counting.count(vectorizer, &item.entry.doc.text, &mut item.counted);
+                vectorizer.weigh(&mut item.counted.row, item.counted.length);
+                tokens += u64::from(item.counted.length);
                 release(item);
             }
             Ok(tokens)
         })
     })
+}
+
+/// One worker's state for analyzing documents and counting them against a fitted vocabulary.
+struct DocumentCounter<'a> {
+    worker: AnalyzerWorker<'a>,
+    counter: RowCounter,
+    terms: Terms,
+}
+
+impl DocumentCounter<'_> {
+    /// Counts the terms of `text` into `counted` by the fastest way the vocabulary allows.
+    ///
+    /// Without n-grams, the worker's memo maps each token to its column. With n-grams, once the
+    /// vocabulary's [`GramIndex`](super::gram_index::GramIndex) is built, the memo maps each
+    /// token to a word id and the n-grams are found as chains of ids, as fitting forms them,
+    /// without their text; until then (a model classifying a few documents never repays
+    /// building it) the terms are counted by text.
+    fn count(&mut self, vectorizer: &FittedVectorizer, text: &str, counted: &mut Counted) {
+        let ngram_max = vectorizer.analyzer.ngram_max;
+        if ngram_max > 1 && vectorizer.grams.get().is_none() {
+            self.worker.analyze(text, &mut self.terms);
+            let (terms, searched) = (&vectorizer.terms, self.terms.len());
+            vectorizer.grams.note_searches(searched, terms, ngram_max);
+            self.counter
+                .count(&self.terms, |t| vectorizer.column(t), counted);
+            return;
+        }
+        let (mut oov, counter) = (0, &mut self.counter);
+        let mut each = |id| match id {
+            UNKNOWN => oov += 1,
+            id => counter.bump(id),
+        };
+        let length = match vectorizer.grams.get() {
+            Some(grams) => {
+                let word = |word: &str| grams.word(word);
+                let pair = |prefix, word| grams.pair(prefix, word);
+                let column = |gram| grams.column(gram).unwrap_or(UNKNOWN);
+                self.worker
+                    .analyze_grams(text, word, pair, |gram| each(column(gram)))
+            }
+            None => {
+                let column = |term: &str| vectorizer.column(term).unwrap_or(UNKNOWN);
+                self.worker
+                    .analyze_grams(text, column, |_, _| UNKNOWN, each)
+            }
+        };
+        self.counter.finish_row(length, counted);
+        counted.oov = oov;
+    }
 }
 
 /// The transform's counting stage: terms → fitted columns, then weighting, all on the workers.

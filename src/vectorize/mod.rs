@@ -12,6 +12,7 @@
 mod config;
 mod corpus_fit;
 mod counting;
+mod gram_index;
 mod growing;
 mod interner;
 mod subset;
@@ -28,6 +29,7 @@ use serde::{Deserialize, Serialize};
 pub use config::{DfBound, VectorizerConfig};
 pub use corpus_fit::{fit_corpus, FittedCorpus};
 pub use counting::{fit_stage, fit_stages, transform_stage, transform_stages, Counted, RowCounter};
+use gram_index::LazyGrams;
 pub use growing::GrowingVocabulary;
 pub use interner::Interner;
 pub use subset::{
@@ -291,6 +293,8 @@ pub struct FittedVectorizer {
     terms: TermList,
     df: Vec<u32>,
     idf: Vec<f64>,
+    /// The terms as chains of word ids, for transforms with n-grams; derived.
+    grams: LazyGrams,
 }
 
 /// Two vectorizers are equal when their saved parts are; idf is derived.
@@ -359,6 +363,7 @@ impl FittedVectorizer {
             terms,
             df,
             idf,
+            grams: LazyGrams::default(),
         })
     }
 

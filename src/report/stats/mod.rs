@@ -1,7 +1,7 @@
 //! Corpus statistics: what someone wants to know about a corpus before classifying it.
 //!
-//! [`collect`] reads documents once through the pipeline: each worker runs the analysis stage by
-//! stage on its documents ([`AnalyzerWorker::analyze_stages`]) and reduces each one to its
+//! [`collect`] reads documents once through the pipeline: each worker sees every stage's output
+//! for its documents ([`crate::analyze::AnalyzerWorker::for_each_word`]) and reduces each one to its
 //! distinct words and terms with counts; the calling thread merges them in input order, so every
 //! figure, the order-dependent Heaps curve included, is the same whatever the thread count.
 //!
