@@ -45,6 +45,7 @@ mod error;
 pub mod eval;
 pub mod index;
 pub mod io;
+pub mod memory;
 pub mod model;
 mod packed;
 pub mod pipeline;

@@ -41,6 +41,7 @@ pub struct StatsArgs {
 /// Runs the command.
 pub fn run(args: StatsArgs) -> Result<Outcome> {
     let read = args.input.options()?;
+    crate::memory::return_freed_pages_at_once();
     let pipeline = args.runtime.start()?;
     let mut log = ReadLog::new(read.max_doc_bytes);
     let indexed = args.index.as_deref().map(crate::index::read).transpose()?;

@@ -68,6 +68,9 @@ pub fn fit_corpus(
     pipeline: &PipelineConfig,
     mut on_entry: impl FnMut(&Entry),
 ) -> Result<FittedCorpus> {
+    if analyzer.config().ngram_max > 1 {
+        crate::memory::return_freed_pages_at_once();
+    }
     let (entries, folders) = corpus::open(path, read)?;
     let started = Instant::now();
     let mut fitter = Fitter::new(config.clone())?;
