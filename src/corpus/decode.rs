@@ -58,10 +58,14 @@ pub(super) fn load(entry: &mut Entry, path: &Path, max_doc_bytes: u64) {
     let mut bytes = Vec::new();
     let read = File::open(path).and_then(|file| {
         let size = file.metadata().map(|m| m.len()).unwrap_or(0);
-        bytes.reserve(size.min(max_doc_bytes.saturating_add(1)) as usize);
-        file.take(max_doc_bytes.saturating_add(1))
-            .read_to_end(&mut bytes)
-            .map(|_| size)
+        // One byte past the limit tells a file over it. A file is read up to the size it had
+        // when opened: the read that would only confirm its end is never made, a fifth of the
+        // system calls per document. A size of 0 says nothing (special files), so that file is
+        // read to its end.
+        let limit = max_doc_bytes.saturating_add(1);
+        let wanted = if size == 0 { limit } else { size.min(limit) };
+        bytes.reserve(size.min(limit) as usize);
+        file.take(wanted).read_to_end(&mut bytes).map(|_| size)
     });
     let size = match read {
         Ok(size) => size,
@@ -149,6 +153,25 @@ mod tests {
         let entry = read_document_file(&long, 3);
         assert_eq!(entry.doc.text, "abc");
         assert_eq!(entry.truncated_from, Some(8));
+        let exact = read_document_file(&long, 8);
+        assert_eq!(
+            (exact.doc.text.as_str(), exact.truncated_from),
+            ("abcdefgh", None)
+        );
+        let over = read_document_file(&long, 7);
+        assert_eq!(
+            (over.doc.text.as_str(), over.truncated_from),
+            ("abcdefg", Some(8))
+        );
+        let empty = dir.path().join("empty");
+        std::fs::write(&empty, b"").unwrap();
+        let entry = read_document_file(&empty, 3);
+        assert_eq!((entry.doc.text.as_str(), entry.skip.is_none()), ("", true));
+        // Files that report a size of 0 but have content, as /proc's do, are read to the end.
+        let proc_file = Path::new("/proc/version");
+        if proc_file.exists() {
+            assert!(!read_document_file(proc_file, 1 << 20).doc.text.is_empty());
+        }
         let missing = read_document_file(&dir.path().join("nope"), 3);
         assert!(matches!(missing.skip, Some(Skip::Failed(Error::Io { .. }))));
     }
