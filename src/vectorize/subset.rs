@@ -4,8 +4,8 @@
 //! each part is then fitted and weighed from those counts.
 
 use super::{
-    matrix_row, renumber, vocabulary, FittedCorpus, FittedVectorizer, Idf, Matrix, MatrixBuilder,
-    Norm, SparseRow, Tf, VectorizerConfig, Weighting,
+    fill_rows, matrix_row, renumber, vocabulary, FittedCorpus, FittedVectorizer, Idf, Matrix, Norm,
+    SparseRow, Tf, VectorizerConfig, Weighting,
 };
 use crate::error::Result;
 
@@ -101,18 +101,25 @@ fn move_rows(
     remap: &[u32],
     rows: &[usize],
     columns: usize,
-    weigh: impl Fn(&mut SparseRow, u32),
+    weigh: impl Fn(&mut SparseRow, u32) + Sync,
 ) -> Result<Matrix> {
-    let mut builder = MatrixBuilder::default();
-    let (mut row, mut pairs) = (SparseRow::default(), Vec::new());
-    for &i in rows {
-        let (indices, values) = matrix_row(counts, i);
-        // Nothing was pruned while counting, so the counts add up to the document's length,
-        // dropped columns included.
-        let length = values.iter().sum::<f64>() as u32;
-        renumber(indices, values, remap, &mut pairs, &mut row);
-        weigh(&mut row, length);
-        builder.push(&row);
-    }
-    builder.finish(columns)
+    let kept = |k: usize| {
+        let (indices, _) = matrix_row(counts, rows[k]);
+        indices
+            .iter()
+            .filter(|&&j| remap[j as usize] != u32::MAX)
+            .count()
+    };
+    fill_rows(rows.len(), columns, kept, |range, out| {
+        let (mut row, mut pairs) = (SparseRow::default(), Vec::new());
+        for &i in &rows[range] {
+            let (indices, values) = matrix_row(counts, i);
+            // Nothing was pruned while counting, so the counts add up to the document's length,
+            // dropped columns included.
+            let length = values.iter().sum::<f64>() as u32;
+            renumber(indices, values, remap, &mut pairs, &mut row);
+            weigh(&mut row, length);
+            out.push(&row);
+        }
+    })
 }

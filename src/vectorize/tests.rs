@@ -139,3 +139,29 @@ fn vocabulary_file_round_trips_and_rejects_garbage() {
     let error = VocabularyFile::load(&path).unwrap_err().to_string();
     assert!(error.contains("not sorted"), "{error}");
 }
+
+#[test]
+fn rows_filled_in_place_equal_rows_pushed_one_by_one() {
+    // Rows of 0 to 6 entries, enough of them for several chunks of parallel work.
+    let row = |i: usize| SparseRow {
+        indices: (0..(i % 7) as u32)
+            .map(|k| k * 3 + (i % 3) as u32)
+            .collect(),
+        values: (0..i % 7).map(|k| (i * 10 + k) as f64).collect(),
+    };
+    let rows = 3 * ROW_CHUNK + 5;
+    let mut builder = MatrixBuilder::default();
+    (0..rows).for_each(|i| builder.push(&row(i)));
+    let pushed = builder.finish(20).unwrap();
+    let filled = fill_rows(
+        rows,
+        20,
+        |i| i % 7,
+        |range, out| {
+            range.for_each(|i| out.push(&row(i)));
+        },
+    )
+    .unwrap();
+    assert_eq!(filled, pushed);
+    assert_eq!(filled.nnz(), (0..rows).map(|i| i % 7).sum::<usize>());
+}

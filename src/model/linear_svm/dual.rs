@@ -16,7 +16,7 @@ use std::ops::Range;
 use super::{Convergence, Loss, SvmParams};
 use crate::error::Result;
 use crate::model::random::SplitMix;
-use crate::vectorize::{matrix_row, renumber, Matrix, MatrixBuilder, SparseRow};
+use crate::vectorize::{fill_rows, matrix_row, renumber, Matrix, SparseRow};
 
 /// The rows that every class's problem shares, with their columns renumbered for the solver.
 ///
@@ -49,18 +49,20 @@ impl<'a> Rows<'a> {
             .map(|row| row.data().iter().map(|v| v * v).sum::<f64>() + 1.0)
             .collect();
         let solver_column = most_frequent_first(x);
-        let (mut builder, mut pairs, mut row) =
-            (MatrixBuilder::default(), Vec::new(), SparseRow::default());
-        for i in 0..x.rows() {
-            let (indices, values) = matrix_row(x, i);
-            renumber(indices, values, &solver_column, &mut pairs, &mut row);
-            builder.push(&row);
-        }
+        let length = |i: usize| x.indptr().outer_inds_sz(i).len();
+        let renumbered = fill_rows(x.rows(), x.cols(), length, |range, out| {
+            let (mut pairs, mut row) = (Vec::new(), SparseRow::default());
+            for i in range {
+                let (indices, values) = matrix_row(x, i);
+                renumber(indices, values, &solver_column, &mut pairs, &mut row);
+                out.push(&row);
+            }
+        })?;
         Ok(Rows {
             x,
             labels,
             norms,
-            renumbered: builder.finish(x.cols())?,
+            renumbered,
             solver_column,
         })
     }
