@@ -185,10 +185,10 @@ impl Fitter {
         let (terms, df, remap) = vocabulary::prune(terms, &df, &total, &self.config, n_docs);
         let vectorizer = FittedVectorizer::new(analyzer, self.config, terms, df, n_docs)?;
         let kept = |i: usize| {
-            let ids = &matrix.indices[matrix.indptr[i]..matrix.indptr[i + 1]];
-            ids.iter()
-                .filter(|&&id| remap[id as usize] != u32::MAX)
-                .count()
+            kept_columns(
+                &matrix.indices[matrix.indptr[i]..matrix.indptr[i + 1]],
+                &remap,
+            )
         };
         let matrix = fill_rows(lengths.len(), vectorizer.terms.len(), kept, |range, out| {
             let (mut row, mut pairs) = (SparseRow::default(), Vec::new());
@@ -260,8 +260,12 @@ pub fn fill_rows(
     }
     work.into_par_iter()
         .for_each(|(range, mut slots)| fill(range, &mut slots));
-    Matrix::try_new((rows, columns), indptr, indices, data)
-        .map_err(|(_, _, _, err)| Error::Config(format!("inconsistent sparse matrix: {err}")))
+    MatrixBuilder {
+        indptr,
+        indices,
+        data,
+    }
+    .finish(columns)
 }
 
 /// Rows per unit of parallel work: large enough to amortize scheduling, small enough to balance.
@@ -279,6 +283,13 @@ pub(crate) fn row_chunks(rows: usize) -> Vec<std::ops::Range<usize>> {
 pub fn matrix_row(x: &Matrix, i: usize) -> (&[u32], &[f64]) {
     let span = x.indptr().outer_inds_sz(i);
     (&x.indices()[span.clone()], &x.data()[span])
+}
+
+/// How many of a row's columns `ids` [`renumber`] keeps through `remap`.
+fn kept_columns(ids: &[u32], remap: &[u32]) -> usize {
+    ids.iter()
+        .filter(|&&id| remap[id as usize] != u32::MAX)
+        .count()
 }
 
 /// Maps a row's columns through `remap` (old column → new, `u32::MAX` for a dropped one),

@@ -4,8 +4,8 @@
 //! each part is then fitted and weighed from those counts.
 
 use super::{
-    fill_rows, matrix_row, renumber, vocabulary, FittedCorpus, FittedVectorizer, Idf, Matrix, Norm,
-    SparseRow, Tf, VectorizerConfig, Weighting,
+    fill_rows, kept_columns, matrix_row, renumber, vocabulary, FittedCorpus, FittedVectorizer, Idf,
+    Matrix, Norm, SparseRow, Tf, VectorizerConfig, Weighting,
 };
 use crate::error::Result;
 
@@ -103,13 +103,7 @@ fn move_rows(
     columns: usize,
     weigh: impl Fn(&mut SparseRow, u32) + Sync,
 ) -> Result<Matrix> {
-    let kept = |k: usize| {
-        let (indices, _) = matrix_row(counts, rows[k]);
-        indices
-            .iter()
-            .filter(|&&j| remap[j as usize] != u32::MAX)
-            .count()
-    };
+    let kept = |k: usize| kept_columns(matrix_row(counts, rows[k]).0, remap);
     fill_rows(rows.len(), columns, kept, |range, out| {
         let (mut row, mut pairs) = (SparseRow::default(), Vec::new());
         for &i in &rows[range] {
