@@ -148,7 +148,7 @@ fn end_to_end(c: &mut Criterion) {
                     &config,
                     stages,
                     |item| {
-                        rows.push(&item.counted);
+                        rows.push(item.counted);
                         Ok(())
                     },
                 )

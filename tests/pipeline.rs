@@ -30,7 +30,7 @@ fn fit_bytes(
     let fused = matches!(pipeline.layout, Layout::Fused { .. });
     let stages = fit_stages(&analyzer, interner, u64::MAX, fused);
     run_stages(documents(texts), &pipeline, stages, |item| {
-        rows.push(&item.counted);
+        rows.push(item.counted);
         Ok(())
     })
     .unwrap();

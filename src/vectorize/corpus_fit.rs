@@ -81,7 +81,7 @@ pub fn fit_corpus(
     let stats = run_stages(entries, pipeline, stages, |item| {
         on_entry(&item.entry);
         if item.entry.is_document() {
-            rows.push(&item.counted);
+            rows.push(item.counted);
             labels.push(item.entry.doc.label);
             ids.push(item.entry.doc.id);
         }

@@ -51,6 +51,9 @@ impl RowCounter {
         row.indices.clear();
         row.values.clear();
         self.touched.sort_unstable();
+        // Exact capacities: a fit keeps every training row until the vocabulary is known.
+        row.indices.reserve_exact(self.touched.len());
+        row.values.reserve_exact(self.touched.len());
         for &id in &self.touched {
             row.indices.push(id);
             row.values

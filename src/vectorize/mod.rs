@@ -89,9 +89,15 @@ impl MatrixBuilder {
 
 /// The training documents' counts over provisional ids, collected in input order, with each
 /// id's document frequency and total count.
+///
+/// Each document's row is kept as the counting worker built it instead of being copied into one
+/// growing array: that array's growth (and the copies each doubling made) touched fresh memory
+/// on the collecting thread, which on this project's virtual machine costs a page fault and the
+/// kernel zeroing the page. Keeping the rows made `vectorize` on 20 Newsgroups 0.365 s instead of
+/// 0.395 and multinomial NB training 0.280 s instead of 0.305 (medians of alternating runs).
 #[derive(Debug, Default)]
 pub struct CountRows {
-    matrix: MatrixBuilder,
+    rows: Vec<SparseRow>,
     lengths: Vec<u32>,
     df: Vec<u32>,
     total: Vec<u64>,
@@ -99,8 +105,8 @@ pub struct CountRows {
 
 impl CountRows {
     /// Appends one document's counts.
-    pub fn push(&mut self, counted: &Counted) {
-        let row = &counted.row;
+    pub fn push(&mut self, counted: Counted) {
+        let row = counted.row;
         if let Some(&max) = row.indices.last() {
             if max as usize >= self.df.len() {
                 self.df.resize(max as usize + 1, 0);
@@ -111,7 +117,7 @@ impl CountRows {
             self.df[id as usize] += 1;
             self.total[id as usize] += count as u64;
         }
-        self.matrix.push(row);
+        self.rows.push(row);
         self.lengths.push(counted.length);
     }
 
@@ -157,7 +163,7 @@ impl Fitter {
         let interner = &self.interner;
         self.counter
             .count(terms, |t| Some(interner.id(t)), &mut counted);
-        self.rows.push(&counted);
+        self.rows.push(counted);
     }
 
     /// The shared interner for counting stages, and the rows to push their results on.
@@ -173,7 +179,7 @@ impl Fitter {
     /// Prunes the vocabulary and builds the weighted training matrix.
     pub fn finish(self, analyzer: AnalyzerConfig) -> Result<(FittedVectorizer, Matrix)> {
         let CountRows {
-            matrix,
+            rows,
             lengths,
             df,
             total,
@@ -184,18 +190,17 @@ impl Fitter {
         let terms = self.interner.into_terms(|id| wanted(&id));
         let (terms, df, remap) = vocabulary::prune(terms, &df, &total, &self.config, n_docs);
         let vectorizer = FittedVectorizer::new(analyzer, self.config, terms, df, n_docs)?;
-        let kept = |i: usize| {
-            kept_columns(
-                &matrix.indices[matrix.indptr[i]..matrix.indptr[i + 1]],
-                &remap,
-            )
-        };
+        let kept = |i: usize| kept_columns(&rows[i].indices, &remap);
         let matrix = fill_rows(lengths.len(), vectorizer.terms.len(), kept, |range, out| {
             let (mut row, mut pairs) = (SparseRow::default(), Vec::new());
             for i in range {
-                let span = matrix.indptr[i]..matrix.indptr[i + 1];
-                let (ids, counts) = (&matrix.indices[span.clone()], &matrix.data[span]);
-                renumber(ids, counts, &remap, &mut pairs, &mut row);
+                renumber(
+                    &rows[i].indices,
+                    &rows[i].values,
+                    &remap,
+                    &mut pairs,
+                    &mut row,
+                );
                 vectorizer.weigh(&mut row, lengths[i]);
                 out.push(&row);
             }
