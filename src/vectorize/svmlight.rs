@@ -6,6 +6,7 @@
 //! of full double precision.
 
 use std::io::{self, Write};
+use std::ops::Range;
 
 use rayon::prelude::*;
 
@@ -38,59 +39,77 @@ impl SvmlightWriter {
 
     /// Formats one row, newline included, into the writer's line buffer.
     pub fn format_row(&mut self, label: i64, indices: &[u32], values: &[f64]) -> &[u8] {
-        self.line.clear();
-        self.line
-            .extend_from_slice(self.ints.format(label).as_bytes());
-        for (&index, &value) in indices.iter().zip(values) {
-            self.line.push(b' ');
-            self.line
-                .extend_from_slice(self.ints.format(u64::from(index) + 1).as_bytes());
-            self.line.push(b':');
-            self.push_value(value);
-        }
-        self.line.push(b'\n');
+        let mut line = std::mem::take(&mut self.line);
+        line.clear();
+        self.append_row(label, indices, values, &mut line);
+        self.line = line;
         &self.line
     }
 
-    fn push_value(&mut self, value: f64) {
-        if value.fract() == 0.0 && value.abs() < 1e15 {
-            self.line
-                .extend_from_slice(self.ints.format(value as i64).as_bytes());
-        } else {
-            self.line
-                .extend_from_slice(self.floats.format(value as f32).as_bytes());
+    /// Appends one row, newline included, to `text`.
+    fn append_row(&mut self, label: i64, indices: &[u32], values: &[f64], text: &mut Vec<u8>) {
+        text.extend_from_slice(self.ints.format(label).as_bytes());
+        for (&index, &value) in indices.iter().zip(values) {
+            text.push(b' ');
+            text.extend_from_slice(self.ints.format(u64::from(index) + 1).as_bytes());
+            text.push(b':');
+            if value.fract() == 0.0 && value.abs() < 1e15 {
+                text.extend_from_slice(self.ints.format(value as i64).as_bytes());
+            } else {
+                text.extend_from_slice(self.floats.format(value as f32).as_bytes());
+            }
         }
+        text.push(b'\n');
     }
 
-    /// Writes every row of `matrix` with its label. Rows are formatted in parallel, a group at a
-    /// time so that memory stays bounded, and written in order.
-    pub fn write_matrix(out: &mut impl Write, labels: &[i64], matrix: &Matrix) -> io::Result<()> {
+    /// Writes every row of `matrix` with its label. Rows are formatted in parallel, a group of
+    /// chunks at a time so that memory stays bounded, and written in order; each group is
+    /// written while the next one is formatted, so that no thread waits for the writes.
+    pub fn write_matrix(
+        out: &mut (impl Write + Send),
+        labels: &[i64],
+        matrix: &Matrix,
+    ) -> io::Result<()> {
         if labels.len() != matrix.rows() {
             let message = format!("{} labels for {} rows", labels.len(), matrix.rows());
             return Err(io::Error::new(io::ErrorKind::InvalidInput, message));
         }
         let chunks = super::row_chunks(matrix.rows());
-        // A few chunks per thread keep every thread busy while holding only that much text.
-        for group in chunks.chunks(4 * rayon::current_num_threads()) {
-            let texts: Vec<Vec<u8>> = group
+        let format = |group: &[Range<usize>]| -> Vec<Vec<u8>> {
+            group
                 .par_iter()
-                .map(|range| {
-                    let (mut writer, mut text) = (SvmlightWriter::new(), Vec::new());
-                    for i in range.clone() {
-                        let span = matrix.indptr().outer_inds_sz(i);
-                        let (indices, values) =
-                            (&matrix.indices()[span.clone()], &matrix.data()[span]);
-                        text.extend_from_slice(writer.format_row(labels[i], indices, values));
-                    }
-                    text
-                })
-                .collect();
-            for text in texts {
-                out.write_all(&text)?;
-            }
+                .map(|range| format_chunk(matrix, labels, range.clone()))
+                .collect()
+        };
+        let write = |out: &mut _, texts: Vec<Vec<u8>>| {
+            texts
+                .iter()
+                .try_for_each(|text| Write::write_all(out, text))
+        };
+        // Two chunks per thread keep every thread busy while two groups' text is held.
+        let mut groups = chunks.chunks(2 * rayon::current_num_threads());
+        let mut texts = groups.next().map(format).unwrap_or_default();
+        for group in groups {
+            let (next, written) = rayon::join(|| format(group), || write(&mut *out, texts));
+            written?;
+            texts = next;
         }
-        Ok(())
+        write(out, texts)
     }
+}
+
+/// The text of rows `range` of `matrix`. Its buffer is sized from the chunk's entries (about 18
+/// bytes each on 20 Newsgroups), so that it is not outgrown and copied while it fills.
+fn format_chunk(matrix: &Matrix, labels: &[i64], range: Range<usize>) -> Vec<u8> {
+    let indptr = matrix.indptr();
+    let entries = indptr.outer_inds_sz(range.end - 1).end - indptr.outer_inds_sz(range.start).start;
+    let mut text = Vec::with_capacity(20 * entries + 8 * range.len());
+    let mut writer = SvmlightWriter::new();
+    for i in range {
+        let (indices, values) = super::matrix_row(matrix, i);
+        writer.append_row(labels[i], indices, values, &mut text);
+    }
+    text
 }
 
 #[cfg(test)]
@@ -110,5 +129,30 @@ mod tests {
             String::from_utf8(out).unwrap(),
             "3 1:2 42:0.25\n0\n1 8:0.33333334\n"
         );
+    }
+
+    #[test]
+    fn a_matrix_of_many_groups_is_written_in_row_order() {
+        // Enough rows for several groups of chunks, so that groups are formatted while others
+        // are written.
+        let rows = 20 * super::super::ROW_CHUNK + 7;
+        let mut builder = crate::vectorize::MatrixBuilder::default();
+        let mut expected = Vec::new();
+        let mut writer = SvmlightWriter::new();
+        for i in 0..rows {
+            let row = crate::vectorize::SparseRow {
+                indices: (0..(i % 5) as u32).map(|j| j * 3 + 1).collect(),
+                values: (0..i % 5).map(|j| (i + j) as f64 / 7.0).collect(),
+            };
+            writer
+                .write_row(&mut expected, i as i64, &row.indices, &row.values)
+                .unwrap();
+            builder.push(&row);
+        }
+        let matrix = builder.finish(16).unwrap();
+        let labels: Vec<i64> = (0..rows as i64).collect();
+        let mut out = Vec::new();
+        SvmlightWriter::write_matrix(&mut out, &labels, &matrix).unwrap();
+        assert_eq!(out, expected);
     }
 }
