@@ -190,21 +190,13 @@ impl Fitter {
         let terms = self.interner.into_terms(|id| wanted(&id));
         let (terms, df, remap) = vocabulary::prune(terms, &df, &total, &self.config, n_docs);
         let vectorizer = FittedVectorizer::new(analyzer, self.config, terms, df, n_docs)?;
-        let kept = |i: usize| kept_columns(&rows[i].indices, &remap);
-        let matrix = fill_rows(lengths.len(), vectorizer.terms.len(), kept, |range, out| {
-            let (mut row, mut pairs) = (SparseRow::default(), Vec::new());
-            for i in range {
-                renumber(
-                    &rows[i].indices,
-                    &rows[i].values,
-                    &remap,
-                    &mut pairs,
-                    &mut row,
-                );
-                vectorizer.weigh(&mut row, lengths[i]);
-                out.push(&row);
-            }
-        })?;
+        let matrix = fill_renumbered(
+            rows.len(),
+            vectorizer.terms.len(),
+            &remap,
+            |i| (&rows[i].indices, &rows[i].values),
+            |i, row| vectorizer.weigh(row, lengths[i]),
+        )?;
         Ok((vectorizer, matrix))
     }
 }
@@ -271,6 +263,28 @@ pub fn fill_rows(
         data,
     }
     .finish(columns)
+}
+
+/// Builds, in parallel, the matrix whose row `i` is `row(i)` with its columns mapped through
+/// `remap` and the dropped ones left out ([`renumber`]), then handed to `finish(i, row)`, which
+/// may change its values (to weigh them, say) but not its columns.
+pub fn fill_renumbered<'a>(
+    rows: usize,
+    columns: usize,
+    remap: &[u32],
+    row: impl Fn(usize) -> (&'a [u32], &'a [f64]) + Sync,
+    finish: impl Fn(usize, &mut SparseRow) + Sync,
+) -> Result<Matrix> {
+    let kept = |i: usize| kept_columns(row(i).0, remap);
+    fill_rows(rows, columns, kept, |range, out| {
+        let (mut renumbered, mut pairs) = (SparseRow::default(), Vec::new());
+        for i in range {
+            let (indices, values) = row(i);
+            renumber(indices, values, remap, &mut pairs, &mut renumbered);
+            finish(i, &mut renumbered);
+            out.push(&renumbered);
+        }
+    })
 }
 
 /// Rows per unit of parallel work: large enough to amortize scheduling, small enough to balance.

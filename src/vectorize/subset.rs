@@ -4,8 +4,8 @@
 //! each part is then fitted and weighed from those counts.
 
 use super::{
-    fill_rows, kept_columns, matrix_row, renumber, vocabulary, FittedCorpus, FittedVectorizer, Idf,
-    Matrix, Norm, SparseRow, Tf, VectorizerConfig, Weighting,
+    fill_renumbered, matrix_row, vocabulary, FittedCorpus, FittedVectorizer, Idf, Matrix, Norm,
+    SparseRow, Tf, VectorizerConfig, Weighting,
 };
 use crate::error::Result;
 
@@ -103,17 +103,11 @@ fn move_rows(
     columns: usize,
     weigh: impl Fn(&mut SparseRow, u32) + Sync,
 ) -> Result<Matrix> {
-    let kept = |k: usize| kept_columns(matrix_row(counts, rows[k]).0, remap);
-    fill_rows(rows.len(), columns, kept, |range, out| {
-        let (mut row, mut pairs) = (SparseRow::default(), Vec::new());
-        for &i in &rows[range] {
-            let (indices, values) = matrix_row(counts, i);
-            // Nothing was pruned while counting, so the counts add up to the document's length,
-            // dropped columns included.
-            let length = values.iter().sum::<f64>() as u32;
-            renumber(indices, values, remap, &mut pairs, &mut row);
-            weigh(&mut row, length);
-            out.push(&row);
-        }
+    let row = |k: usize| matrix_row(counts, rows[k]);
+    fill_renumbered(rows.len(), columns, remap, row, |k, renumbered| {
+        // Nothing was pruned while counting, so the counts add up to the document's length,
+        // dropped columns included.
+        let length = row(k).1.iter().sum::<f64>() as u32;
+        weigh(renumbered, length);
     })
 }
