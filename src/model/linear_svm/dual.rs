@@ -213,6 +213,28 @@ pub fn solve(
     }
 }
 
+/// How many entries ahead of the one being summed the margin loop asks for a row's weights.
+///
+/// The weights of the rare features miss every cache, and the loop waited for them one at a
+/// time: half of the solver's samples sat on that load. Asked for this far ahead, they arrive
+/// while earlier entries are summed; solves of 20 Newsgroups' bigrams took 15–25% less time
+/// (in-process repeats alternated with the solver without it; 24 entries ahead gained about as
+/// much, 12 less).
+const PREFETCH_AHEAD: usize = 48;
+
+/// Asks the processor to bring `value` into its caches: a hint, with no effect on results.
+fn prefetch<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        // SAFETY: a prefetch reads nothing the program sees and cannot fault; SSE, which
+        // provides it, is part of every x86_64 target.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(value).cast::<i8>()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
+}
+
 /// The loss's constants and the state of the group's lanes.
 struct Pass {
     first_class: usize,
@@ -250,7 +272,10 @@ impl Pass {
         let (indices, values) = matrix_row(&rows.renumbered, i);
         let bias = weights.len() - 1;
         let mut margins = weights[bias];
-        for (&j, &v) in indices.iter().zip(values) {
+        for (k, (&j, &v)) in indices.iter().zip(values).enumerate() {
+            if let Some(&ahead) = indices.get(k + PREFETCH_AHEAD) {
+                prefetch(&weights[ahead as usize]);
+            }
             let column = &weights[j as usize];
             (0..LANES).for_each(|c| margins[c] += column[c] * v);
         }
