@@ -188,7 +188,7 @@ impl Fitter {
             .map_err(|_| Error::Config("more than 4 billion documents".into()))?;
         let wanted = vocabulary::within_df_bounds(&df, &self.config, n_docs);
         let terms = self.interner.into_terms(|id| wanted(&id));
-        let (terms, df, remap) = vocabulary::prune(terms, &df, &total, &self.config, n_docs);
+        let (terms, df, remap) = vocabulary::prune(&terms, &df, &total, &self.config, n_docs);
         let vectorizer = FittedVectorizer::new(analyzer, self.config, terms, df, n_docs)?;
         let matrix = fill_renumbered(
             rows.len(),

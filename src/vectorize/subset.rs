@@ -45,13 +45,8 @@ pub fn fit_part(
             total[j as usize] += count as u64;
         }
     }
-    let terms = counted
-        .vectorizer
-        .terms()
-        .iter()
-        .map(Box::<str>::from)
-        .collect();
     let n_docs = rows.len() as u32;
+    let terms = counted.vectorizer.terms();
     let (terms, df, remap) = vocabulary::prune(terms, &df, &total, config, n_docs);
     let analyzer = counted.vectorizer.analyzer().clone();
     let vectorizer = FittedVectorizer::new(analyzer, config.clone(), terms, df, n_docs)?;

@@ -29,6 +29,15 @@ pub struct TermList {
 }
 
 impl TermList {
+    /// An empty list with room for `terms` terms of `bytes` bytes in all.
+    pub fn with_capacity(terms: usize, bytes: usize) -> Self {
+        TermList {
+            text: String::with_capacity(bytes),
+            ends: Vec::with_capacity(terms),
+            index: LazyIndex::default(),
+        }
+    }
+
     /// Appends a term.
     pub fn push(&mut self, term: &str) {
         self.text.push_str(term);

@@ -12,7 +12,7 @@ use super::TermList;
 /// final id (`u32::MAX` for a pruned term). `max_features` keeps the terms with the highest total
 /// count, ties broken by term, so the result never depends on input order or thread timing.
 pub fn prune(
-    terms: Vec<Box<str>>,
+    terms: &TermList,
     df: &[u32],
     total: &[u64],
     config: &VectorizerConfig,
@@ -33,7 +33,7 @@ pub fn prune(
             kept.truncate(limit);
         }
     }
-    sort_by_term(&mut kept, &terms);
+    sort_by_term(&mut kept, terms);
     let mut remap = vec![u32::MAX; terms.len()];
     for (new, &old) in kept.iter().enumerate() {
         remap[old as usize] = new as u32;
@@ -58,7 +58,7 @@ pub fn within_df_bounds<'a>(
 /// paired with its term's first eight bytes as a big-endian integer, and strings are compared
 /// only when those are equal. Terms never hold NUL bytes (they are made of word characters), so
 /// zero padding orders a short term before its extensions, as byte order does.
-fn sort_by_term(ids: &mut [u32], terms: &[Box<str>]) {
+fn sort_by_term(ids: &mut [u32], terms: &TermList) {
     let prefix = |id: u32| {
         let mut bytes = [0u8; 8];
         let term = terms[id as usize].as_bytes();
@@ -93,7 +93,7 @@ mod tests {
             "é",
             "abcdefgha",
         ];
-        let terms: Vec<Box<str>> = words.iter().map(|&w| w.into()).collect();
+        let terms: TermList = words.iter().collect();
         let mut ids: Vec<u32> = (0..terms.len() as u32).collect();
         sort_by_term(&mut ids, &terms);
         let sorted: Vec<&str> = ids.iter().map(|&i| words[i as usize]).collect();
