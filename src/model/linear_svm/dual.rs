@@ -68,6 +68,21 @@ impl<'a> Rows<'a> {
     }
 }
 
+impl Rows<'_> {
+    /// Asks for the first entries of row `i`, which the pass visits next. Rows come in random
+    /// order, so the start of each is a cache miss that nothing else foresees; asked for while
+    /// the row before is summed, solves of 20 Newsgroups' bigrams took about 15% less time
+    /// (in-process repeats alternated with the solver without it). Asking for more than the
+    /// first cache line of each array was slower.
+    fn prefetch_start(&self, i: usize) {
+        let start = self.renumbered.indptr().outer_inds_sz(i).start;
+        if let Some(index) = self.renumbered.indices().get(start) {
+            prefetch(index);
+            prefetch(&self.renumbered.data()[start]);
+        }
+    }
+}
+
 /// A number for each column of `x`: columns held by more rows get smaller numbers; ties keep
 /// their order, so the numbering is deterministic.
 fn most_frequent_first(x: &Matrix) -> Vec<u32> {
@@ -190,7 +205,11 @@ pub fn solve(
     let mut rng = SplitMix(seed);
     for iteration in 1..=params.max_iterations {
         rng.shuffle(&mut order);
-        for &i in &order {
+        for (position, &i) in order.iter().enumerate() {
+            if let Some(&next) = order.get(position + 1) {
+                rows.prefetch_start(next);
+                prefetch(&alpha[next]);
+            }
             pass.visit(rows, i, &mut weights, &mut alpha[i], &mut progress);
         }
         after_pass(&alpha);
