@@ -236,7 +236,7 @@ pub fn solve(
 /// time: half of the solver's samples sat on that load. Asked for this far ahead, they arrive
 /// while earlier entries are summed; solves of 20 Newsgroups' bigrams took 15–25% less time
 /// (in-process repeats alternated with the solver without it; 24 entries ahead gained about as
-/// much, 12 less).
+/// much).
 const PREFETCH_AHEAD: usize = 48;
 
 /// Asks the processor to bring `value` into its caches: a hint, with no effect on results.
