@@ -13,7 +13,9 @@ use bowline::cli::{self, Cli, Outcome};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli::run(cli) {
+    let outcome = cli::run(cli);
+    bowline::memory::skip_purging_at_exit();
+    match outcome {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,
         Ok(Outcome::Partial(failed)) => {
             eprintln!("bowline: {failed} input(s) could not be read; see the errors above");

@@ -35,3 +35,17 @@ pub fn return_freed_pages_at_once() {
         }
     }
 }
+
+/// Stops mimalloc from returning freed pages to the system, for a process that is about to exit.
+///
+/// At exit mimalloc purges every page whose purge was scheduled but not yet due, one `madvise`
+/// call per span, which also splits the transparent huge pages those spans lie in; the kernel
+/// takes all of the process's memory back a moment later anyway. `vectorize` on 20 Newsgroups
+/// ended with 488 such calls (`perf stat`), 13 ms of its run under `perf trace`; with them
+/// skipped it took 330 ms instead of 347 (medians of 30 alternating runs, a noisy machine). A
+/// purge delay below zero means "never purge", which the purge at exit honours.
+pub fn skip_purging_at_exit() {
+    // SAFETY: the call only writes one of mimalloc's option slots, a machine word, after the
+    // command's own threads have been joined.
+    unsafe { libmimalloc_sys::mi_option_set(PURGE_DELAY, -1) }
+}
