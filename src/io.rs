@@ -28,7 +28,7 @@ impl Output {
         }
         let temp = temp_path(path);
         let file = File::create(&temp).map_err(|e| Error::io(path, e))?;
-        let file: Box<dyn Write + Send> = Box::new(file);
+        let file: Box<dyn Write + Send> = Box::new(EarlyWriteback { file, unsynced: 0 });
         Ok(Output {
             writer: BufWriter::with_capacity(1 << 16, file),
             path: path.to_path_buf(),
@@ -84,6 +84,52 @@ impl Drop for Output {
         }
     }
 }
+
+/// A file whose written pages the kernel starts sending to disk every [`WRITEBACK_BYTES`], so
+/// that the sync before the rename in [`Output::commit`] waits only for the last few.
+///
+/// `vectorize` writes 22 MB of svmlight text for 20 Newsgroups; syncing it all at the end took
+/// 10 ms (`strace -T`) while every thread waited. With the writeback started early, its commit
+/// (sync and rename) took 6–10 ms instead of 12–19, and the whole command 332 ms instead of 340
+/// (medians of 40 alternating runs). Starting the writeback is only a hint: it neither blocks
+/// nor reports errors, and the sync at commit still makes the file durable.
+struct EarlyWriteback {
+    file: File,
+    unsynced: usize,
+}
+
+/// Bytes written between two writeback requests.
+const WRITEBACK_BYTES: usize = 4 << 20;
+
+impl Write for EarlyWriteback {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let written = self.file.write(buf)?;
+        self.unsynced += written;
+        if self.unsynced >= WRITEBACK_BYTES {
+            self.unsynced = 0;
+            start_writeback(&self.file);
+        }
+        Ok(written)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.flush()
+    }
+}
+
+/// Asks the kernel to start writing the file's dirty pages to disk, without waiting.
+#[cfg(target_os = "linux")]
+fn start_writeback(file: &File) {
+    use std::os::fd::AsRawFd;
+    // SAFETY: sync_file_range only reads its integer arguments; the descriptor stays open for
+    // the call because `file` is borrowed. Offset 0 and length 0 mean the whole file.
+    unsafe {
+        libc::sync_file_range(file.as_raw_fd(), 0, 0, libc::SYNC_FILE_RANGE_WRITE);
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn start_writeback(_: &File) {}
 
 /// A hidden name beside `path`, unique to this process, so the rename stays on one filesystem.
 fn temp_path(path: &Path) -> PathBuf {
