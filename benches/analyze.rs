@@ -14,7 +14,7 @@ use bowline::analyze::{
 };
 use bowline::corpus::{self, ReadOptions};
 use bowline::pipeline::PipelineConfig;
-use bowline::vectorize::{fit_stages, Fitter, VectorizerConfig};
+use bowline::vectorize::{fit_stages, svmlight::SvmlightWriter, Fitter, VectorizerConfig};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 // The same allocator as the `bowline` binary, so the figures are the product's.
@@ -28,7 +28,7 @@ fn corpus() -> (Vec<String>, usize) {
     let (root, tokens) = if Path::new(SHARED).is_dir() {
         (SHARED, 3_259_697)
     } else {
-        ("corpora", 872)
+        ("corpora", 827)
     };
     let (entries, _) = corpus::open(Path::new(root), &ReadOptions::default()).expect("corpus");
     let texts = entries
@@ -161,5 +161,34 @@ fn end_to_end(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, stages, end_to_end);
+/// Writing the training matrix as `vectorize` does, without the file: each row renumbered from
+/// provisional ids to columns, weighed and formatted as svmlight text, in parallel.
+fn write(c: &mut Criterion) {
+    let (texts, _) = corpus();
+    let analyzer = Analyzer::new(AnalyzerConfig::default()).expect("analyzer");
+    let mut fitter = Fitter::new(VectorizerConfig::default()).expect("fitter");
+    let mut worker = analyzer.worker();
+    let mut terms = Terms::new();
+    for text in &texts {
+        worker.analyze(text, &mut terms);
+        fitter.add(&terms);
+    }
+    let (vectorizer, rows) = fitter
+        .finish_rows(analyzer.config().clone())
+        .expect("finish");
+    let rows = rows.weighed_by(&vectorizer);
+    let labels = vec![0; texts.len()];
+    let mut group = c.benchmark_group("write");
+    group.sample_size(20);
+    group.bench_function("svmlight", |b| {
+        b.iter(|| {
+            let entries = SvmlightWriter::write_rows(&mut std::io::sink(), &labels, &rows);
+            let expected = if texts.len() > 1000 { 1_293_816 } else { 500 };
+            assert_eq!(entries.expect("sink"), expected);
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, stages, end_to_end, write);
 criterion_main!(benches);

@@ -36,7 +36,7 @@ fn fit_bytes(
     .unwrap();
     let (vectorizer, matrix) = fitter.finish(config.clone()).unwrap();
     let mut out = Vec::new();
-    SvmlightWriter::write_matrix(&mut out, &vec![0; matrix.rows()], &matrix).unwrap();
+    SvmlightWriter::write_rows(&mut out, &vec![0; matrix.rows()], &matrix).unwrap();
     for term in vectorizer.terms().iter() {
         out.extend_from_slice(term.as_bytes());
         out.push(b'\n');

@@ -461,10 +461,10 @@ fn columns_of(x: &Matrix, columns: &[usize]) -> Result<Matrix> {
         .enumerate()
         .for_each(|(new, &old)| position[old] = new as u32);
     let mut builder = MatrixBuilder::default();
-    let (mut row, mut pairs) = (SparseRow::default(), Vec::new());
+    let (mut row, mut keys) = (SparseRow::default(), Vec::new());
     for i in 0..x.rows() {
         let (indices, values) = matrix_row(x, i);
-        renumber(indices, values, &position, &mut pairs, &mut row);
+        renumber(indices, values, &position, &mut keys, &mut row);
         builder.push(&row);
     }
     builder.finish(columns.len())

@@ -1,6 +1,7 @@
 //! `bowline vectorize`: a corpus becomes an svmlight matrix and a vocabulary file.
 
 use std::path::PathBuf;
+use std::time::Instant;
 
 use clap::Args;
 
@@ -12,7 +13,7 @@ use crate::error::{Error, Result};
 use crate::io::Output;
 use crate::pipeline::{PipelineConfig, StageStats};
 use crate::vectorize::{
-    fit_corpus, svmlight::SvmlightWriter, transform_stages, VectorizerConfig, VocabularyFile,
+    count_corpus, svmlight::SvmlightWriter, transform_stages, VectorizerConfig, VocabularyFile,
 };
 
 /// Flags of `bowline vectorize`.
@@ -115,7 +116,8 @@ pub fn run(args: VectorizeArgs) -> Result<Outcome> {
     Ok(log.outcome())
 }
 
-/// Fits a vocabulary on the corpus and writes the training matrix.
+/// Fits a vocabulary on the corpus and writes the training matrix. The matrix is never built:
+/// each chunk of rows is renumbered, weighed and formatted in one pass on a rayon thread.
 fn fit(
     job: &Job,
     analyzer: &Analyzer,
@@ -123,7 +125,8 @@ fn fit(
     vocab_out: Option<&std::path::Path>,
     log: &mut ReadLog,
 ) -> Result<(Vec<StageStats>, String)> {
-    let fitted = fit_corpus(
+    let started = Instant::now();
+    let counted = count_corpus(
         &job.corpus,
         &job.read,
         analyzer,
@@ -131,39 +134,42 @@ fn fit(
         &job.pipeline,
         |entry| log.note(entry),
     )?;
-    let ids: Vec<i64> = fitted
+    let analyzed = started.elapsed();
+    let ids: Vec<i64> = counted
         .class_ids()
         .iter()
         .map(|id| id.map_or(0, |c| c as i64))
         .collect();
-    let started = std::time::Instant::now();
+    let (vectorizer, rows) = counted.fitter.finish_rows(analyzer.config().clone())?;
+    let pruned = started.elapsed();
+    let rows = rows.weighed_by(&vectorizer);
     let mut output = Output::create(&job.output)?;
-    SvmlightWriter::write_matrix(&mut output, &ids, &fitted.matrix).map_err(|e| output.error(e))?;
+    let entries =
+        SvmlightWriter::write_rows(&mut output, &ids, &rows).map_err(|e| output.error(e))?;
     output.commit()?;
     if job.verbose {
-        let (analyzed, finished) = fitted.phases;
         eprintln!(
-            "phases: read+analyze+count {:.3} s, vocabulary+weights {:.3} s, write {:.3} s",
+            "phases: read+analyze+count {:.3} s, vocabulary {:.3} s, weigh+write {:.3} s",
             analyzed.as_secs_f64(),
-            finished.as_secs_f64(),
-            started.elapsed().as_secs_f64()
+            (pruned - analyzed).as_secs_f64(),
+            (started.elapsed() - pruned).as_secs_f64()
         );
     }
     let report = format!(
         "{} classes, {} terms, {} non-zeros -> {}",
-        fitted.classes.len(),
-        fitted.vectorizer.terms().len(),
-        fitted.matrix.nnz(),
+        counted.classes.len(),
+        vectorizer.terms().len(),
+        entries,
         job.output.display()
     );
     if let Some(path) = vocab_out {
         VocabularyFile {
-            labels: fitted.classes,
-            vectorizer: fitted.vectorizer,
+            labels: counted.classes,
+            vectorizer,
         }
         .save(path)?;
     }
-    Ok((fitted.stats, report))
+    Ok((counted.stats, report))
 }
 
 fn label_id(classes: &[String], label: Option<&str>) -> Option<i64> {

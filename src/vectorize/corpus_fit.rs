@@ -2,7 +2,6 @@
 
 use std::collections::BTreeSet;
 use std::path::Path;
-use std::time::{Duration, Instant};
 
 use super::{fit_stages, FittedVectorizer, Fitter, Matrix, VectorizerConfig};
 use crate::analyze::{run_stages, Analyzer};
@@ -25,18 +24,27 @@ pub struct FittedCorpus {
     pub classes: Vec<String>,
     /// Per-stage pipeline counters.
     pub stats: Vec<StageStats>,
-    /// Time to read, analyze and count, then to build the vocabulary and matrix.
-    pub phases: (Duration, Duration),
+}
+
+/// A corpus read, analyzed and counted: the fitter holds the counts, ready to be finished.
+#[derive(Debug)]
+pub struct CountedCorpus {
+    /// The counts over provisional ids, with the interner that gave them.
+    pub fitter: Fitter,
+    /// Each document's label, as the input gave it.
+    pub labels: Vec<Option<String>>,
+    /// Each document's id (the path below the root, or the line number).
+    pub ids: Vec<String>,
+    /// The class names: the class folders, or else the distinct labels in byte order.
+    pub classes: Vec<String>,
+    /// Per-stage pipeline counters.
+    pub stats: Vec<StageStats>,
 }
 
 impl FittedCorpus {
     /// Each row's class as a position in [`FittedCorpus::classes`].
     pub fn class_ids(&self) -> Vec<Option<usize>> {
-        let position = |label: &String| self.classes.iter().position(|c| c == label);
-        self.labels
-            .iter()
-            .map(|l| l.as_ref().and_then(position))
-            .collect()
+        class_ids(&self.labels, &self.classes)
     }
 
     /// Each row's class id, for learning from the corpus at `path` (named in errors, as is
@@ -58,6 +66,22 @@ impl FittedCorpus {
     }
 }
 
+impl CountedCorpus {
+    /// Each document's class as a position in [`CountedCorpus::classes`].
+    pub fn class_ids(&self) -> Vec<Option<usize>> {
+        class_ids(&self.labels, &self.classes)
+    }
+}
+
+/// The position of each label in `classes`.
+fn class_ids(labels: &[Option<String>], classes: &[String]) -> Vec<Option<usize>> {
+    let position = |label: &String| classes.iter().position(|c| c == label);
+    labels
+        .iter()
+        .map(|l| l.as_ref().and_then(position))
+        .collect()
+}
+
 /// Reads, analyzes and vectorizes the corpus at `path`, calling `on_entry` with every entry (in
 /// input order) so the caller can report warnings and count.
 pub fn fit_corpus(
@@ -66,13 +90,34 @@ pub fn fit_corpus(
     analyzer: &Analyzer,
     config: &VectorizerConfig,
     pipeline: &PipelineConfig,
-    mut on_entry: impl FnMut(&Entry),
+    on_entry: impl FnMut(&Entry),
 ) -> Result<FittedCorpus> {
+    let counted = count_corpus(path, read, analyzer, config, pipeline, on_entry)?;
+    let (vectorizer, matrix) = counted.fitter.finish(analyzer.config().clone())?;
+    Ok(FittedCorpus {
+        vectorizer,
+        matrix,
+        labels: counted.labels,
+        ids: counted.ids,
+        classes: counted.classes,
+        stats: counted.stats,
+    })
+}
+
+/// Reads, analyzes and counts the corpus at `path`, the part of [`fit_corpus`] before the
+/// vocabulary is pruned, calling `on_entry` as it does.
+pub fn count_corpus(
+    path: &Path,
+    read: &ReadOptions,
+    analyzer: &Analyzer,
+    config: &VectorizerConfig,
+    pipeline: &PipelineConfig,
+    mut on_entry: impl FnMut(&Entry),
+) -> Result<CountedCorpus> {
     if analyzer.config().ngram_max > 1 {
         crate::memory::return_freed_pages_at_once();
     }
     let (entries, folders) = corpus::open(path, read)?;
-    let started = Instant::now();
     let mut fitter = Fitter::new(config.clone())?;
     let (mut labels, mut ids) = (Vec::new(), Vec::new());
     let (interner, rows) = fitter.parts();
@@ -87,21 +132,17 @@ pub fn fit_corpus(
         }
         Ok(())
     })?;
-    let analyzed = started.elapsed();
-    let (vectorizer, matrix) = fitter.finish(analyzer.config().clone())?;
     let classes = if folders.is_empty() {
         let distinct: BTreeSet<&String> = labels.iter().flatten().collect();
         distinct.into_iter().cloned().collect()
     } else {
         folders
     };
-    Ok(FittedCorpus {
-        vectorizer,
-        matrix,
+    Ok(CountedCorpus {
+        fitter,
         labels,
         ids,
         classes,
         stats,
-        phases: (analyzed, started.elapsed() - analyzed),
     })
 }

@@ -10,7 +10,7 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
-use super::Matrix;
+use super::RowSource;
 
 /// Formats rows into a reused line buffer; write one line per document.
 #[derive(Default)]
@@ -62,54 +62,63 @@ impl SvmlightWriter {
         text.push(b'\n');
     }
 
-    /// Writes every row of `matrix` with its label. Rows are formatted in parallel, a group of
-    /// chunks at a time so that memory stays bounded, and written in order; each group is
-    /// written while the next one is formatted, so that no thread waits for the writes.
-    pub fn write_matrix(
+    /// Writes every row of `source` with its label and returns the number of entries written.
+    /// Rows are formatted in parallel, a group of chunks at a time so that memory stays bounded,
+    /// and written in order; each group is written while the next one is formatted, so that no
+    /// thread waits for the writes.
+    pub fn write_rows(
         out: &mut (impl Write + Send),
         labels: &[i64],
-        matrix: &Matrix,
-    ) -> io::Result<()> {
-        if labels.len() != matrix.rows() {
-            let message = format!("{} labels for {} rows", labels.len(), matrix.rows());
+        source: &impl RowSource,
+    ) -> io::Result<usize> {
+        if labels.len() != source.rows() {
+            let message = format!("{} labels for {} rows", labels.len(), source.rows());
             return Err(io::Error::new(io::ErrorKind::InvalidInput, message));
         }
-        let chunks = super::row_chunks(matrix.rows());
-        let format = |group: &[Range<usize>]| -> Vec<Vec<u8>> {
+        let chunks = super::row_chunks(source.rows());
+        let format = |group: &[Range<usize>]| -> Vec<Chunk> {
             group
                 .par_iter()
-                .map(|range| format_chunk(matrix, labels, range.clone()))
+                .map(|range| Chunk::format(source, labels, range.clone()))
                 .collect()
         };
-        let write = |out: &mut _, texts: Vec<Vec<u8>>| {
-            texts
-                .iter()
-                .try_for_each(|text| Write::write_all(out, text))
+        let write = |out: &mut _, chunks: Vec<Chunk>| {
+            chunks.iter().try_fold(0, |entries, chunk| {
+                Write::write_all(out, &chunk.text).map(|()| entries + chunk.entries)
+            })
         };
         // Two chunks per thread keep every thread busy while two groups' text is held.
         let mut groups = chunks.chunks(2 * rayon::current_num_threads());
-        let mut texts = groups.next().map(format).unwrap_or_default();
+        let mut formatted = groups.next().map(format).unwrap_or_default();
+        let mut entries = 0;
         for group in groups {
-            let (next, written) = rayon::join(|| format(group), || write(&mut *out, texts));
-            written?;
-            texts = next;
+            let (next, written) = rayon::join(|| format(group), || write(&mut *out, formatted));
+            entries += written?;
+            formatted = next;
         }
-        write(out, texts)
+        Ok(entries + write(out, formatted)?)
     }
 }
 
-/// The text of rows `range` of `matrix`. Its buffer is sized from the chunk's entries (about 18
-/// bytes each on 20 Newsgroups), so that it is not outgrown and copied while it fills.
-fn format_chunk(matrix: &Matrix, labels: &[i64], range: Range<usize>) -> Vec<u8> {
-    let indptr = matrix.indptr();
-    let entries = indptr.outer_inds_sz(range.end - 1).end - indptr.outer_inds_sz(range.start).start;
-    let mut text = Vec::with_capacity(20 * entries + 8 * range.len());
-    let mut writer = SvmlightWriter::new();
-    for i in range {
-        let (indices, values) = super::matrix_row(matrix, i);
-        writer.append_row(labels[i], indices, values, &mut text);
+/// The text of a chunk of rows, and how many entries it holds.
+struct Chunk {
+    text: Vec<u8>,
+    entries: usize,
+}
+
+impl Chunk {
+    /// Formats rows `range` of `source`. The buffer is sized from the chunk's entries (about 18
+    /// bytes each on 20 Newsgroups), so that it is not outgrown and copied while it fills.
+    fn format(source: &impl RowSource, labels: &[i64], range: Range<usize>) -> Chunk {
+        let size = 20 * source.entries(range.clone()) + 8 * range.len();
+        let (mut text, mut entries) = (Vec::with_capacity(size), 0);
+        let mut writer = SvmlightWriter::new();
+        source.visit(range, |i, indices, values| {
+            writer.append_row(labels[i], indices, values, &mut text);
+            entries += indices.len();
+        });
+        Chunk { text, entries }
     }
-    text
 }
 
 #[cfg(test)]
@@ -152,7 +161,7 @@ mod tests {
         let matrix = builder.finish(16).unwrap();
         let labels: Vec<i64> = (0..rows as i64).collect();
         let mut out = Vec::new();
-        SvmlightWriter::write_matrix(&mut out, &labels, &matrix).unwrap();
+        SvmlightWriter::write_rows(&mut out, &labels, &matrix).unwrap();
         assert_eq!(out, expected);
     }
 }

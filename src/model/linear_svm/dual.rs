@@ -51,10 +51,10 @@ impl<'a> Rows<'a> {
         let solver_column = most_frequent_first(x);
         let length = |i: usize| x.indptr().outer_inds_sz(i).len();
         let renumbered = fill_rows(x.rows(), x.cols(), length, |range, out| {
-            let (mut pairs, mut row) = (Vec::new(), SparseRow::default());
+            let (mut keys, mut row) = (Vec::new(), SparseRow::default());
             for i in range {
                 let (indices, values) = matrix_row(x, i);
-                renumber(indices, values, &solver_column, &mut pairs, &mut row);
+                renumber(indices, values, &solver_column, &mut keys, &mut row);
                 out.push(&row);
             }
         })?;
