@@ -267,18 +267,11 @@ impl RowSource for WeighedRows<'_> {
             lengths,
             remap,
         } = self.rows;
-        let (mut renumbered, mut keys) = (SparseRow::default(), Vec::new());
-        for i in range {
-            renumber(
-                &rows[i].indices,
-                &rows[i].values,
-                remap,
-                &mut keys,
-                &mut renumbered,
-            );
-            self.vectorizer.weigh(&mut renumbered, lengths[i]);
-            each(i, &renumbered.indices, &renumbered.values);
-        }
+        let row = |i: usize| (&rows[i].indices[..], &rows[i].values[..]);
+        let weigh = |i: usize, row: &mut SparseRow| self.vectorizer.weigh(row, lengths[i]);
+        for_each_renumbered(range, remap, row, weigh, |i, row| {
+            each(i, &row.indices, &row.values);
+        });
     }
 }
 
@@ -388,14 +381,29 @@ pub fn fill_renumbered<'a>(
 ) -> Result<Matrix> {
     let kept = |i: usize| kept_columns(row(i).0, remap);
     fill_rows(rows, columns, kept, |range, out| {
-        let (mut renumbered, mut keys) = (SparseRow::default(), Vec::new());
-        for i in range {
-            let (indices, values) = row(i);
-            renumber(indices, values, remap, &mut keys, &mut renumbered);
-            finish(i, &mut renumbered);
-            out.push(&renumbered);
-        }
+        for_each_renumbered(range, remap, &row, &finish, |_, renumbered| {
+            out.push(renumbered);
+        });
     })
+}
+
+/// Calls `each(i, row)` for every `i` in `range`, in order, with `row(i)` renumbered through
+/// `remap` ([`renumber`]) and then handed to `finish(i, row)`; the one loop behind
+/// [`fill_renumbered`] and [`WeighedRows`].
+fn for_each_renumbered<'a>(
+    range: Range<usize>,
+    remap: &[u32],
+    row: impl Fn(usize) -> (&'a [u32], &'a [f64]),
+    finish: impl Fn(usize, &mut SparseRow),
+    mut each: impl FnMut(usize, &SparseRow),
+) {
+    let (mut renumbered, mut keys) = (SparseRow::default(), Vec::new());
+    for i in range {
+        let (indices, values) = row(i);
+        renumber(indices, values, remap, &mut keys, &mut renumbered);
+        finish(i, &mut renumbered);
+        each(i, &renumbered);
+    }
 }
 
 /// Rows per unit of parallel work: large enough to amortize scheduling, small enough to balance.
