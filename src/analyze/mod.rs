@@ -26,10 +26,15 @@ pub use stem::StemCache;
 pub use stop_words::StopSet;
 pub use terms::Terms;
 
+use std::ops::Range;
+
 use crate::corpus::{load_pending, Entries, Entry};
 use crate::error::Result;
 use crate::pipeline::{PipelineConfig, Stage, StageStats};
 use crate::vectorize::Counted;
+
+/// How many tokens ahead of its lookup a token's memo slot is prefetched.
+const PREFETCH_AHEAD: usize = 8;
 
 /// A validated analysis chain, shared read-only by all workers.
 #[derive(Debug, Clone)]
@@ -63,6 +68,7 @@ impl Analyzer {
             scratch: Terms::new(),
             memo: TokenMemo::default(),
             id_memo: TokenMemo::default(),
+            located: Vec::new(),
             tokens: Terms::new(),
             words: Vec::new(),
             grams: Vec::new(),
@@ -179,6 +185,9 @@ pub struct AnalyzerWorker<'a> {
     /// [`AnalyzerWorker::analyze_grams`].
     words: Vec<u32>,
     grams: Vec<u32>,
+    /// The current document's tokens, as memo keys and byte ranges, for
+    /// [`AnalyzerWorker::analyze_grams`].
+    located: Vec<(u128, Range<usize>)>,
     /// Buffers for a lowercased memo key and a lowercased stop-word candidate.
     key: String,
     scratch_word: String,
@@ -220,7 +229,7 @@ impl AnalyzerWorker<'_> {
     /// analyzed and resolved once: `resolve` gets `None` for a stop word, else the word after
     /// stop-word pruning and the term after stemming. N-grams are not formed. Corpus statistics
     /// use it to see every stage's output at the cost of one memo lookup per token.
-    pub fn for_each_word<V: Copy>(
+    pub fn for_each_word<V: Copy + Default>(
         &mut self,
         text: &str,
         memo: &mut WordMemo<V>,
@@ -298,20 +307,27 @@ impl AnalyzerWorker<'_> {
     /// Maps each word of `text` (a token that survives every per-word stage) to the id `id_of`
     /// gives its term, memoized per token, and calls `each` with them in text order; returns
     /// how many there were.
+    ///
+    /// The document is tokenized first, so that each token's memo slot can be prefetched a few
+    /// tokens before it is looked up (see [`TokenMemo`]).
     fn word_ids(
         &mut self,
         text: &str,
         mut id_of: impl FnMut(&str) -> u32,
         mut each: impl FnMut(u32),
     ) -> u32 {
-        let mut key = std::mem::take(&mut self.key);
-        let (min, max) = (
-            self.analyzer.config.min_token_len,
-            self.analyzer.config.max_token_len,
+        let located = self.locate_tokens(text);
+        let (fold, mut key) = (
+            self.analyzer.config.lowercase,
+            std::mem::take(&mut self.key),
         );
         let mut length = 0u32;
-        tokenize::for_each_token(text, min, max, |token| {
-            let id = match self.memoized(&self.id_memo, token, &mut key) {
+        for (at, (short, range)) in located.iter().enumerate() {
+            if let Some((ahead, _)) = located.get(at + PREFETCH_AHEAD) {
+                self.id_memo.prefetch(*ahead);
+            }
+            let token = &text[range.clone()];
+            let id = match self.id_memo.get_keyed(*short, token, fold, &mut key) {
                 Some(&id) => id,
                 None => {
                     let token = self.memo_key(token, &mut key);
@@ -324,9 +340,24 @@ impl AnalyzerWorker<'_> {
                 each(id);
                 length += 1;
             }
-        });
-        self.key = key;
+        }
+        (self.key, self.located) = (key, located);
         length
+    }
+
+    /// The tokens of `text` as their memo keys ([`TokenMemo::key`]) and byte ranges, in a buffer
+    /// taken from the worker, which the caller gives back.
+    fn locate_tokens(&mut self, text: &str) -> Vec<(u128, Range<usize>)> {
+        let config = &self.analyzer.config;
+        let mut located = std::mem::take(&mut self.located);
+        located.clear();
+        let (min, max) = (config.min_token_len, config.max_token_len);
+        tokenize::for_each_token(text, min, max, |token| {
+            let start = token.as_ptr() as usize - text.as_ptr() as usize;
+            let key = TokenMemo::<Option<u32>>::key(token, config.lowercase);
+            located.push((key, start..start + token.len()));
+        });
+        located
     }
 
     /// True when the analysis forms n-grams, so [`AnalyzerWorker::analyze`] gives more than
@@ -347,7 +378,7 @@ impl AnalyzerWorker<'_> {
     }
 
     /// What `memo` holds for the memo key of `token` (see [`AnalyzerWorker::memo_key`]).
-    fn memoized<'m, V>(
+    fn memoized<'m, V: Default>(
         &self,
         memo: &'m TokenMemo<V>,
         token: &str,
