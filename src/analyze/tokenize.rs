@@ -16,9 +16,12 @@
 //! Pure ASCII text, most of a typical English corpus, takes a fast path that applies the same
 //! UAX #29 rules to bytes; a property test checks that both paths agree on ASCII input.
 
+mod ascii;
+
 use unicode_segmentation::UnicodeSegmentation;
 
 use super::Terms;
+use ascii::ascii_words;
 
 /// Appends the tokens of `text` to `out`, filtered by length in characters.
 pub fn tokenize(text: &str, min_len: usize, max_len: usize, out: &mut Terms) {
@@ -41,79 +44,6 @@ pub fn for_each_token(text: &str, min_len: usize, max_len: usize, mut each: impl
             each(word);
         }
     }
-}
-
-// Word-break classes of ASCII bytes under UAX #29, as bit flags in a table, so the hot loop does
-// one load and one mask per byte instead of a branchy match.
-/// ALetter: A-Z, a-z.
-const LETTER: u8 = 1;
-/// Numeric: 0-9.
-const DIGIT: u8 = 2;
-/// ExtendNumLet `_`: joins anything word-like on either side.
-const CONNECTOR: u8 = 4;
-/// MidLetter `:`: joins two letters.
-const MID_LETTER: u8 = 8;
-/// MidNumLet `.` and Single_Quote `'`: join two letters or two digits.
-const MID_BOTH: u8 = 16;
-/// MidNum `,` and `;`: join two digits.
-const MID_NUM: u8 = 32;
-const WORD: u8 = LETTER | DIGIT | CONNECTOR;
-
-const CLASSES: [u8; 256] = {
-    let mut table = [0u8; 256];
-    let mut byte = 0;
-    while byte < 256 {
-        let b = byte as u8;
-        table[byte] = match b {
-            b'a'..=b'z' | b'A'..=b'Z' => LETTER,
-            b'0'..=b'9' => DIGIT,
-            b'_' => CONNECTOR,
-            b':' => MID_LETTER,
-            b'.' | b'\'' => MID_BOTH,
-            b',' | b';' => MID_NUM,
-            _ => 0,
-        };
-        byte += 1;
-    }
-    table
-};
-
-/// Calls `emit` with each UAX #29 word of ASCII `text` that holds a letter or digit, exactly as
-/// `unicode_words` would: runs of letters, digits and `_` (WB5, WB8-WB10, WB13a/b), joined across
-/// one middle character between two letters (WB6/7) or two digits (WB11/12).
-fn ascii_words(text: &str, mut emit: impl FnMut(&str)) {
-    let bytes = text.as_bytes();
-    let class = |i: usize| CLASSES[bytes[i] as usize];
-    let mut i = 0;
-    while i < bytes.len() {
-        if class(i) & WORD == 0 {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        let mut alphanumeric = false;
-        loop {
-            while i < bytes.len() && class(i) & WORD != 0 {
-                alphanumeric |= class(i) & (LETTER | DIGIT) != 0;
-                i += 1;
-            }
-            if i + 1 < bytes.len() && joins(class(i - 1), class(i), class(i + 1)) {
-                i += 1;
-                continue;
-            }
-            break;
-        }
-        if alphanumeric {
-            emit(&text[start..i]);
-        }
-    }
-}
-
-/// True when `middle` keeps `before` and `after` in one word (WB6/7, WB11/12).
-fn joins(before: u8, middle: u8, after: u8) -> bool {
-    let letters = before & after & LETTER != 0 && middle & (MID_LETTER | MID_BOTH) != 0;
-    let digits = before & after & DIGIT != 0 && middle & (MID_NUM | MID_BOTH) != 0;
-    letters || digits
 }
 
 fn keep_length(word: &str, min_len: usize, max_len: usize) -> bool {
@@ -142,19 +72,7 @@ fn is_ideograph(word: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use proptest::prelude::*;
-
     use super::*;
-
-    proptest! {
-        #[test]
-        fn ascii_fast_path_agrees_with_unicode_words(text in "[a-cA-C0-2_:.',; \n\r\t@!-]{0,40}") {
-            let mut fast = Vec::new();
-            ascii_words(&text, |w| fast.push(w.to_string()));
-            let slow: Vec<String> = text.unicode_words().map(str::to_string).collect();
-            prop_assert_eq!(fast, slow);
-        }
-    }
 
     fn toks(text: &str, min: usize) -> Vec<String> {
         let mut out = Terms::new();
