@@ -10,11 +10,11 @@ const INLINE: usize = 15;
 /// pointer to follow and no `memcmp` call. Longer tokens go to an ordinary string map.
 ///
 /// The short keys live in a [`ShortTable`], whose slots can be prefetched: a worker that
-/// tokenizes a whole document first and prefetches each token's slot eight tokens ahead of its
+/// locates a block of tokens first and prefetches each token's slot eight tokens ahead of its
 /// lookup took 3–5% less time for `vectorize` on 20 Newsgroups than one-at-a-time lookups in
-/// hashbrown, which wait for memory on most tokens seen only a few times (user CPU 525 ms against
-/// 544, medians of 30 alternating runs; half the lookup time in a profile was two loads, of the
-/// control bytes and of the bucket).
+/// hashbrown, which wait for memory on most tokens seen only a few times (user CPU 500–525 ms
+/// against 518–544, medians of 30 alternating runs; two thirds of the lookup's samples in a
+/// profile were on two loads, of the control bytes and of the bucket).
 ///
 /// The memo is cleared when it holds [`TokenMemo::CAPACITY`] tokens, so memory stays flat on an
 /// endless stream while a corpus's working vocabulary still fits.

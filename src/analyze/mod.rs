@@ -36,6 +36,9 @@ use crate::vectorize::Counted;
 /// How many tokens ahead of its lookup a token's memo slot is prefetched.
 const PREFETCH_AHEAD: usize = 8;
 
+/// Tokens located before they are looked up (32 KiB of keys and ranges).
+const LOCATED_BLOCK: usize = 1024;
+
 /// A validated analysis chain, shared read-only by all workers.
 #[derive(Debug, Clone)]
 pub struct Analyzer {
@@ -185,7 +188,7 @@ pub struct AnalyzerWorker<'a> {
     /// [`AnalyzerWorker::analyze_grams`].
     words: Vec<u32>,
     grams: Vec<u32>,
-    /// The current document's tokens, as memo keys and byte ranges, for
+    /// A block of the current document's tokens, as memo keys and byte ranges, for
     /// [`AnalyzerWorker::analyze_grams`].
     located: Vec<(u128, Range<usize>)>,
     /// Buffers for a lowercased memo key and a lowercased stop-word candidate.
@@ -308,15 +311,46 @@ impl AnalyzerWorker<'_> {
     /// gives its term, memoized per token, and calls `each` with them in text order; returns
     /// how many there were.
     ///
-    /// The document is tokenized first, so that each token's memo slot can be prefetched a few
-    /// tokens before it is looked up (see [`TokenMemo`]).
+    /// Tokens are located a block at a time and then looked up, so that each token's memo slot
+    /// can be prefetched a few tokens before its lookup (see [`TokenMemo`]); a block, not the
+    /// whole document, keeps the buffer small whatever the document's size.
     fn word_ids(
         &mut self,
         text: &str,
         mut id_of: impl FnMut(&str) -> u32,
         mut each: impl FnMut(u32),
     ) -> u32 {
-        let located = self.locate_tokens(text);
+        let config = &self.analyzer.config;
+        let (min, max, fold) = (config.min_token_len, config.max_token_len, config.lowercase);
+        let mut located = std::mem::take(&mut self.located);
+        located.clear();
+        let mut length = 0u32;
+        let mut look_up = |worker: &mut Self, located: &mut Vec<(u128, Range<usize>)>| {
+            length += worker.look_up_located(text, located, &mut id_of, &mut each);
+            located.clear();
+        };
+        tokenize::for_each_token(text, min, max, |token| {
+            let start = token.as_ptr() as usize - text.as_ptr() as usize;
+            let key = TokenMemo::<Option<u32>>::key(token, fold);
+            located.push((key, start..start + token.len()));
+            if located.len() == LOCATED_BLOCK {
+                look_up(self, &mut located);
+            }
+        });
+        look_up(self, &mut located);
+        self.located = located;
+        length
+    }
+
+    /// The word ids of `located` tokens of `text` (memo keys and byte ranges), for
+    /// [`AnalyzerWorker::word_ids`]: calls `each` with them and returns how many there were.
+    fn look_up_located(
+        &mut self,
+        text: &str,
+        located: &[(u128, Range<usize>)],
+        id_of: &mut impl FnMut(&str) -> u32,
+        each: &mut impl FnMut(u32),
+    ) -> u32 {
         let (fold, mut key) = (
             self.analyzer.config.lowercase,
             std::mem::take(&mut self.key),
@@ -341,23 +375,8 @@ impl AnalyzerWorker<'_> {
                 length += 1;
             }
         }
-        (self.key, self.located) = (key, located);
+        self.key = key;
         length
-    }
-
-    /// The tokens of `text` as their memo keys ([`TokenMemo::key`]) and byte ranges, in a buffer
-    /// taken from the worker, which the caller gives back.
-    fn locate_tokens(&mut self, text: &str) -> Vec<(u128, Range<usize>)> {
-        let config = &self.analyzer.config;
-        let mut located = std::mem::take(&mut self.located);
-        located.clear();
-        let (min, max) = (config.min_token_len, config.max_token_len);
-        tokenize::for_each_token(text, min, max, |token| {
-            let start = token.as_ptr() as usize - text.as_ptr() as usize;
-            let key = TokenMemo::<Option<u32>>::key(token, config.lowercase);
-            located.push((key, start..start + token.len()));
-        });
-        located
     }
 
     /// True when the analysis forms n-grams, so [`AnalyzerWorker::analyze`] gives more than
@@ -510,5 +529,42 @@ mod tests {
             .map(|s| s.name())
             .collect();
         assert_eq!(fused, ["read", "analyze"]);
+    }
+
+    #[test]
+    fn word_ids_of_a_document_longer_than_a_block_follow_its_terms() {
+        let words = [
+            "Running",
+            "the",
+            "STATIONS",
+            "cafés",
+            "e.g",
+            "Straßenbahnhaltestellen",
+        ];
+        let text: Vec<String> = (0..3 * LOCATED_BLOCK + 5)
+            .map(|i| format!("{}{}", words[i % words.len()], i % 7))
+            .collect();
+        let text = text.join(" ");
+        let analyzer = Analyzer::new(AnalyzerConfig::default()).unwrap();
+        let mut worker = analyzer.worker();
+        let mut terms = Terms::new();
+        worker.analyze(&text, &mut terms);
+        let mut spelled: Vec<String> = Vec::new();
+        let mut id_of = |term: &str| match spelled.iter().position(|t| t == term) {
+            Some(at) => at as u32,
+            None => {
+                spelled.push(term.to_string());
+                spelled.len() as u32 - 1
+            }
+        };
+        let mut ids = Vec::new();
+        let length = worker.analyze_grams(&text, &mut id_of, |_, _| 0, |id| ids.push(id));
+        assert_eq!(length as usize, ids.len());
+        let by_id: Vec<&str> = ids
+            .iter()
+            .map(|&id| spelled[id as usize].as_str())
+            .collect();
+        assert_eq!(by_id, terms.iter().collect::<Vec<_>>());
+        assert_eq!(ids.len(), 3 * LOCATED_BLOCK + 5);
     }
 }
