@@ -92,9 +92,12 @@ fn masks(block: &[u8; BLOCK]) -> Masks {
     unsafe { masks_sse2(block) }
 }
 
+/// # Safety
+/// The processor must have SSE2. (An `unsafe fn` rather than a safe one with a target feature,
+/// which needs Rust 1.86, above this crate's `rust-version`.)
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse2")]
-fn masks_sse2(block: &[u8; BLOCK]) -> Masks {
+unsafe fn masks_sse2(block: &[u8; BLOCK]) -> Masks {
     use std::arch::x86_64::*;
     let mut out = Masks::default();
     for (lane, chunk) in block.chunks_exact(16).enumerate() {
