@@ -49,6 +49,7 @@ pub mod memory;
 pub mod model;
 mod packed;
 pub mod pipeline;
+mod prefetch;
 pub mod report;
 pub mod select;
 pub mod vectorize;

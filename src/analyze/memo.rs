@@ -2,6 +2,8 @@
 
 use rustc_hash::FxHashMap;
 
+use crate::prefetch::prefetch;
+
 /// Tokens up to this many bytes are stored inline in the key.
 const INLINE: usize = 15;
 
@@ -228,8 +230,7 @@ impl<V: Default> ShortTable<V> {
         if self.slots.is_empty() {
             return;
         }
-        let slot = &self.slots[Self::home(key, self.slots.len())];
-        prefetch_read(std::ptr::from_ref(slot).cast());
+        prefetch(&self.slots[Self::home(key, self.slots.len())]);
     }
 
     fn insert(&mut self, key: u128, value: V) {
@@ -265,18 +266,6 @@ impl<V: Default> ShortTable<V> {
         self.len = 0;
     }
 }
-
-/// Asks the processor to load the cache line at `address`; a hint, with no effect on results.
-#[cfg(target_arch = "x86_64")]
-fn prefetch_read(address: *const i8) {
-    use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-    // SAFETY: a prefetch never faults and reads nothing into the program; SSE is part of the
-    // x86-64 baseline.
-    unsafe { _mm_prefetch::<_MM_HINT_T0>(address) }
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-fn prefetch_read(_: *const i8) {}
 
 #[cfg(test)]
 mod tests {

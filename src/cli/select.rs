@@ -26,8 +26,8 @@ use crate::model::{Classifier, Model, NbKind, Selected, TrainingInfo};
 use crate::report::{line_chart, LineChart};
 use crate::select::{Event, Greedy, Metric, Presence, Problem, RankBy, Step};
 use crate::vectorize::{
-    fit_part, matrix_row, renumber, weigh_part, FittedPart, FittedVectorizer, Matrix,
-    MatrixBuilder, SparseRow, VectorizerConfig,
+    fill_renumbered, fit_part, matrix_row, weigh_part, FittedPart, FittedVectorizer, Matrix,
+    VectorizerConfig,
 };
 
 /// Flags of `bowline select`.
@@ -460,14 +460,8 @@ fn columns_of(x: &Matrix, columns: &[usize]) -> Result<Matrix> {
         .iter()
         .enumerate()
         .for_each(|(new, &old)| position[old] = new as u32);
-    let mut builder = MatrixBuilder::default();
-    let (mut row, mut keys) = (SparseRow::default(), Vec::new());
-    for i in 0..x.rows() {
-        let (indices, values) = matrix_row(x, i);
-        renumber(indices, values, &position, &mut keys, &mut row);
-        builder.push(&row);
-    }
-    builder.finish(columns.len())
+    let row = |i: usize| matrix_row(x, i);
+    fill_renumbered(x.rows(), columns.len(), &position, row, |_, _| {})
 }
 
 /// The final model's metric on a test corpus.

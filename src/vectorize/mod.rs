@@ -389,8 +389,8 @@ pub fn fill_renumbered<'a>(
 
 /// Calls `each(i, row)` for every `i` in `range`, in order, with `row(i)` renumbered through
 /// `remap` ([`renumber`]) and then handed to `finish(i, row)`; the one loop behind
-/// [`fill_renumbered`] and [`WeighedRows`].
-fn for_each_renumbered<'a>(
+/// [`fill_renumbered`], [`WeighedRows`] and the SVM solver's copy of its rows.
+pub(crate) fn for_each_renumbered<'a>(
     range: Range<usize>,
     remap: &[u32],
     row: impl Fn(usize) -> (&'a [u32], &'a [f64]),

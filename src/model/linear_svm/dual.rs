@@ -16,7 +16,8 @@ use std::ops::Range;
 use super::{Convergence, Loss, SvmParams};
 use crate::error::Result;
 use crate::model::random::SplitMix;
-use crate::vectorize::{fill_rows, matrix_row, renumber, Matrix, SparseRow};
+use crate::prefetch::prefetch;
+use crate::vectorize::{fill_rows, for_each_renumbered, matrix_row, Matrix};
 
 /// The rows that every class's problem shares, with their columns renumbered for the solver.
 ///
@@ -50,13 +51,17 @@ impl<'a> Rows<'a> {
             .collect();
         let solver_column = most_frequent_first(x);
         let length = |i: usize| x.indptr().outer_inds_sz(i).len();
+        // Every column is kept, so a row's length is known without renumbering it first (as
+        // `fill_renumbered` would).
         let renumbered = fill_rows(x.rows(), x.cols(), length, |range, out| {
-            let (mut keys, mut row) = (Vec::new(), SparseRow::default());
-            for i in range {
-                let (indices, values) = matrix_row(x, i);
-                renumber(indices, values, &solver_column, &mut keys, &mut row);
-                out.push(&row);
-            }
+            let row = |i: usize| matrix_row(x, i);
+            for_each_renumbered(
+                range,
+                &solver_column,
+                row,
+                |_, _| {},
+                |_, row| out.push(row),
+            );
         })?;
         Ok(Rows {
             x,
@@ -238,19 +243,6 @@ pub fn solve(
 /// (in-process repeats alternated with the solver without it; 24 entries ahead gained about as
 /// much).
 const PREFETCH_AHEAD: usize = 48;
-
-/// Asks the processor to bring `value` into its caches: a hint, with no effect on results.
-fn prefetch<T>(value: &T) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        // SAFETY: a prefetch reads nothing the program sees and cannot fault; SSE, which
-        // provides it, is part of every x86_64 target.
-        unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(value).cast::<i8>()) };
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = value;
-}
 
 /// The loss's constants and the state of the group's lanes.
 struct Pass {
