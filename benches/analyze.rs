@@ -9,12 +9,13 @@ use std::hint::black_box;
 use std::path::Path;
 
 use bowline::analyze::{
-    lowercase::lowercase, ngrams::ngrams, run_stages, tokenize::tokenize, Analyzer, AnalyzerConfig,
-    StemCache, StopSet, Terms,
+    lowercase::lowercase, ngrams::ngrams, tokenize::tokenize, Analyzer, AnalyzerConfig, StemCache,
+    StopSet, Terms,
 };
 use bowline::corpus::{self, ReadOptions};
+use bowline::flow::{fit_stages, run_stages};
 use bowline::pipeline::PipelineConfig;
-use bowline::vectorize::{fit_stages, svmlight::SvmlightWriter, Fitter, VectorizerConfig};
+use bowline::vectorize::{svmlight::SvmlightWriter, Fitter, VectorizerConfig};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 // The same allocator as the `bowline` binary, so the figures are the product's.

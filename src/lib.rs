@@ -39,13 +39,13 @@
 //! pipeline reads and analyzes a corpus in parallel while the calling thread builds the matrix.
 
 pub mod analyze;
-pub mod cli;
+pub mod classifier;
 pub mod corpus;
 mod error;
 pub mod eval;
+pub mod flow;
 pub mod index;
 pub mod io;
-pub mod memory;
 pub mod model;
 mod packed;
 pub mod pipeline;
@@ -54,4 +54,7 @@ pub mod report;
 pub mod select;
 pub mod vectorize;
 
+pub use classifier::{Builder, Prediction, Reading, TextClassifier};
 pub use error::{Error, Result};
+pub use flow::Source;
+pub use model::{Kind, Model};

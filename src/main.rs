@@ -9,12 +9,14 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use bowline::cli::{self, Cli, Outcome};
+mod cli;
+
+use cli::{Cli, Outcome};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = cli::run(cli);
-    bowline::memory::skip_purging_at_exit();
+    cli::memory::skip_purging_at_exit();
     match outcome {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,
         Ok(Outcome::Partial(failed)) => {

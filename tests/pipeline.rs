@@ -3,12 +3,11 @@
 
 mod common;
 
-use bowline::analyze::{run_stages, Analyzed, Analyzer, AnalyzerConfig, StopWords};
+use bowline::analyze::{Analyzer, AnalyzerConfig, StopWords};
 use bowline::corpus::{Document, Entry};
+use bowline::flow::{analysis_stages, fit_stages, run_stages, transform_stages, Analyzed};
 use bowline::pipeline::{Layout, PipelineConfig, Stage};
-use bowline::vectorize::{
-    fit_stages, svmlight::SvmlightWriter, transform_stages, Fitter, VectorizerConfig,
-};
+use bowline::vectorize::{svmlight::SvmlightWriter, Fitter, VectorizerConfig};
 use common::{bowline, outcome};
 use proptest::prelude::*;
 
@@ -237,7 +236,7 @@ fn a_panicking_stage_after_analysis_stops_the_run_with_its_message() {
             batch_size: 16,
             max_in_flight: Some(4),
         };
-        let mut stages = analyzer.stages(u64::MAX, pipeline.is_fused());
+        let mut stages = analysis_stages(&analyzer, u64::MAX, pipeline.is_fused());
         stages.push(panics_on_4321());
         let mut seen = 0;
         let error = run_stages(numbered_docs(), &pipeline, stages, |_| {

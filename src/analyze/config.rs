@@ -5,7 +5,8 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 
 /// A language with a Snowball stemmer and an NLTK stop-word list.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 #[allow(missing_docs)]
 pub enum Language {

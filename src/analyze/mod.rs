@@ -7,7 +7,7 @@
 //! 5. [`ngrams`](ngrams::ngrams): word n-grams of the surviving terms.
 //!
 //! Each stage is a plain function over one document's [`Terms`], so it is tested without threads.
-//! [`Analyzer::stages`] wraps them as pipeline stages over batches of [`Analyzed`] items;
+//! [`crate::flow`] wraps them as pipeline stages over batches of documents;
 //! [`AnalyzerWorker::analyze`] runs them all on one text, reusing its buffers.
 
 mod config;
@@ -28,10 +28,7 @@ pub use terms::Terms;
 
 use std::ops::Range;
 
-use crate::corpus::{load_pending, Entries, Entry};
 use crate::error::Result;
-use crate::pipeline::{PipelineConfig, Stage, StageStats};
-use crate::vectorize::Counted;
 
 /// How many tokens ahead of its lookup a token's memo slot is prefetched.
 const PREFETCH_AHEAD: usize = 8;
@@ -80,16 +77,9 @@ impl Analyzer {
         }
     }
 
-    /// The analysis as pipeline stages, after a read stage that loads pending files (documents
-    /// longer than `max_doc_bytes` are truncated there).
-    ///
-    /// Separate stages (`fused == false`) are one per enabled step, each in its own threads; a
-    /// fused analysis is one stage that runs [`AnalyzerWorker::analyze`], with its memo.
-    pub fn stages(&self, max_doc_bytes: u64, fused: bool) -> Vec<Stage<'_, Analyzed>> {
-        let read = read_stage(max_doc_bytes);
-        if fused {
-            return vec![read, self.step_stage("analyze", AnalyzerWorker::analyze)];
-        }
+    /// The enabled steps, in order, with their names: a staged pipeline runs each in its own
+    /// stage (see [`crate::flow`]); [`AnalyzerWorker::analyze`] runs them all at once.
+    pub fn steps(&self) -> Vec<(&'static str, Step<'_>)> {
         let config = &self.config;
         let steps: [(&'static str, bool, Step<'_>); 5] = [
             ("tokenize", true, AnalyzerWorker::tokenize),
@@ -98,80 +88,16 @@ impl Analyzer {
             ("stem", config.stemmer.is_some(), AnalyzerWorker::stem),
             ("ngrams", config.ngram_max > 1, AnalyzerWorker::ngrams),
         ];
-        let mut stages = vec![read];
-        for (name, enabled, step) in steps {
-            if enabled {
-                stages.push(self.step_stage(name, step));
-            }
-        }
-        stages
-    }
-
-    fn step_stage<'a>(&'a self, name: &'static str, step: Step<'a>) -> Stage<'a, Analyzed> {
-        Stage::new(name, move || {
-            let mut worker = self.worker();
-            Box::new(move |batch: &mut Vec<Analyzed>| {
-                let mut units = 0;
-                for item in batch.iter_mut().filter(|item| item.entry.is_document()) {
-                    step(&mut worker, &item.entry.doc.text, &mut item.terms);
-                    units += item.terms.len() as u64;
-                }
-                Ok(units)
-            })
-        })
+        steps
+            .into_iter()
+            .filter(|(_, enabled, _)| *enabled)
+            .map(|(name, _, step)| (name, step))
+            .collect()
     }
 }
 
-/// The read stage: loads the files of pending entries, truncating documents longer than
-/// `max_doc_bytes`. It runs on the pipeline's workers, so files are read in parallel.
-pub fn read_stage<'a>(max_doc_bytes: u64) -> Stage<'a, Analyzed> {
-    Stage::new("read", move || {
-        Box::new(move |batch: &mut Vec<Analyzed>| {
-            for item in batch.iter_mut() {
-                load_pending(&mut item.entry, max_doc_bytes);
-            }
-            Ok(0)
-        })
-    })
-}
-
-/// Runs `entries` through `stages` (which must begin with a [`read_stage`] when entries may be
-/// pending files) and hands every entry, in input order, to `each` on the calling thread.
-pub fn run_stages<'a>(
-    entries: Entries,
-    pipeline: &PipelineConfig,
-    stages: Vec<Stage<'a, Analyzed>>,
-    mut each: impl FnMut(Analyzed) -> Result<()>,
-) -> Result<Vec<StageStats>> {
-    let source = entries.map(Analyzed::from);
-    crate::pipeline::run(pipeline, source, stages, |batch| {
-        batch.into_iter().try_for_each(&mut each)
-    })
-}
-
-/// One stage applied to one document: the document's text and its terms so far.
-type Step<'a> = fn(&mut AnalyzerWorker<'a>, &str, &mut Terms);
-
-/// A document in the pipeline: what was read, and its terms once analyzed.
-#[derive(Debug, Default)]
-pub struct Analyzed {
-    /// The input entry, with its document and read notes.
-    pub entry: Entry,
-    /// The document's terms; filled by the tokenize stage and rewritten by the later ones.
-    pub terms: Terms,
-    /// The terms counted over a vocabulary, by a counting stage of [`crate::vectorize`] that runs
-    /// after analysis.
-    pub counted: Counted,
-}
-
-impl From<Entry> for Analyzed {
-    fn from(entry: Entry) -> Self {
-        Analyzed {
-            entry,
-            ..Analyzed::default()
-        }
-    }
-}
+/// One analysis step applied to one document: the document's text and its terms so far.
+pub type Step<'a> = fn(&mut AnalyzerWorker<'a>, &str, &mut Terms);
 
 /// Per-thread analysis state: the stem cache and a scratch buffer.
 pub struct AnalyzerWorker<'a> {
@@ -510,25 +436,15 @@ mod tests {
     }
 
     #[test]
-    fn stages_follow_the_config() {
+    fn steps_follow_the_config() {
         let analyzer = Analyzer::new(AnalyzerConfig {
             stop_words: StopWords::None,
             stemmer: None,
             ..AnalyzerConfig::default()
         })
         .unwrap();
-        let names: Vec<_> = analyzer
-            .stages(100, false)
-            .iter()
-            .map(|s| s.name())
-            .collect();
-        assert_eq!(names, ["read", "tokenize", "lowercase"]);
-        let fused: Vec<_> = analyzer
-            .stages(100, true)
-            .iter()
-            .map(|s| s.name())
-            .collect();
-        assert_eq!(fused, ["read", "analyze"]);
+        let names: Vec<_> = analyzer.steps().iter().map(|(name, _)| *name).collect();
+        assert_eq!(names, ["tokenize", "lowercase"]);
     }
 
     #[test]

@@ -4,12 +4,12 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::analyze::{AnalyzerConfig, Language, StopWords};
-use crate::corpus::{InputFormat, ReadOptions, DEFAULT_MAX_DOC_BYTES};
-use crate::error::{Error, Result};
-use crate::model::{CostMatrix, Decision};
-use crate::pipeline::{default_threads, PipelineConfig};
-use crate::vectorize::{DfBound, Idf, Norm, Tf, VectorizerConfig, Weighting};
+use bowline::analyze::{AnalyzerConfig, Language, StopWords};
+use bowline::corpus::{InputFormat, ReadOptions, DEFAULT_MAX_DOC_BYTES};
+use bowline::model::{CostMatrix, Decision};
+use bowline::pipeline::{default_threads, PipelineConfig};
+use bowline::vectorize::{DfBound, Idf, Norm, Tf, VectorizerConfig, Weighting};
+use bowline::{Error, Result};
 
 /// The largest accepted `--max-doc-bytes` (100 MiB). A document's terms live in one buffer with
 /// 32-bit offsets, and 8-grams repeat each word up to 36 times, so larger documents could overflow
@@ -152,7 +152,7 @@ impl AnalysisArgs {
 
 fn read_word_list(path: &PathBuf) -> Result<Vec<String>> {
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    let (text, _) = crate::corpus::decode(bytes);
+    let (text, _) = bowline::corpus::decode(bytes);
     Ok(text
         .lines()
         .map(str::trim)

@@ -11,12 +11,11 @@ use serde::Serialize;
 use super::log::ReadLog;
 use super::stream;
 use super::{DecisionArgs, InputArgs, Outcome, RuntimeArgs};
-use crate::analyze::{run_stages, Analyzed, Analyzer};
-use crate::corpus::{self, Entries, InputFormat, Skip};
-use crate::error::{Error, Result};
-use crate::io::Output;
-use crate::model::{Decision, Model, Scorer};
-use crate::vectorize::transform_stages;
+use bowline::corpus::{Entries, InputFormat, Skip};
+use bowline::flow::Analyzed;
+use bowline::io::Output;
+use bowline::model::Decision;
+use bowline::{Error, Result, Source, TextClassifier};
 
 /// Output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -55,8 +54,8 @@ pub struct ClassifyArgs {
 
 /// Runs the command.
 pub fn run(args: ClassifyArgs) -> Result<Outcome> {
-    let model = Model::load(&args.model)?;
-    let decide = args.decision.decision(&model.labels)?;
+    let classifier = TextClassifier::load(&args.model)?;
+    let decide = args.decision.decision(classifier.labels())?;
     let from_stdin = args.paths.is_empty() || args.paths == [PathBuf::from("-")];
     let mut read = args.input.options()?;
     let default_format = if from_stdin {
@@ -68,26 +67,26 @@ pub fn run(args: ClassifyArgs) -> Result<Outcome> {
     // In classify a TSV line is `id<TAB>text`: there is no label to read.
     read.tsv_ids = true;
     let pipeline = args.runtime.start()?;
-    let analyzer = Analyzer::new(model.vectorizer.analyzer().clone())?;
-    let fused = pipeline.is_fused();
-    let stages = transform_stages(&analyzer, &model.vectorizer, read.max_doc_bytes, fused);
     let mut writer = ResultWriter {
-        model: &model,
-        scorer: model.classifier.scorer(),
+        labels: classifier.labels(),
         decide,
         format: args.format,
         top: args.top,
         output: Output::create(&args.output)?,
-        scores: vec![0.0; model.labels.len()],
+        probabilities: vec![0.0; classifier.labels().len()],
         line: Vec::new(),
     };
     let mut log = ReadLog::new(read.max_doc_bytes);
     let mut interrupted = None;
     if from_stdin {
         let stream = stream::stdin(&read, pipeline.batch_size)?;
-        crate::pipeline::run_channel(&pipeline, stream.items.clone(), stages, |batch| {
+        let stages = classifier.stages(read.max_doc_bytes, pipeline.is_fused());
+        bowline::pipeline::run_channel(&pipeline, stream.items.clone(), stages, |batch| {
             for item in batch {
                 log.note(&item.entry);
+                if item.entry.is_document() {
+                    classifier.probabilities(&item.counted, &mut writer.probabilities);
+                }
                 writer.write(&item)?;
             }
             // Each result reaches a slow reader as soon as its batch is done.
@@ -98,13 +97,21 @@ pub fn run(args: ClassifyArgs) -> Result<Outcome> {
         let progress = progress_bar();
         let mut chained: Vec<Entries> = Vec::new();
         for path in &args.paths {
-            chained.push(corpus::open(path, &read)?.0);
+            chained.push(bowline::flow::open(path, &read)?.0);
         }
-        let entries: Entries = Box::new(chained.into_iter().flatten());
-        run_stages(entries, &pipeline, stages, |item| {
+        let source = Source {
+            name: args.paths[0].clone(),
+            entries: Box::new(chained.into_iter().flatten()),
+            classes: Vec::new(),
+            max_doc_bytes: read.max_doc_bytes,
+        };
+        let mut reading = super::reading(pipeline, &mut log);
+        classifier.classify(source, &mut reading, |item, probabilities| {
             progress.inc(1);
-            log.note(&item.entry);
-            writer.write(&item)
+            if let Some(probabilities) = probabilities {
+                writer.probabilities.copy_from_slice(probabilities);
+            }
+            writer.write(item)
         })?;
         progress.finish_and_clear();
     }
@@ -120,14 +127,13 @@ pub fn run(args: ClassifyArgs) -> Result<Outcome> {
 
 /// Formats and writes one result per entry.
 struct ResultWriter<'m> {
-    model: &'m Model,
-    /// Built once per run, not per document (a selected model's scorer is boxed).
-    scorer: Scorer<'m>,
+    labels: &'m [String],
     decide: Decision,
     format: ClassifyFormat,
     top: usize,
     output: Output,
-    scores: Vec<f64>,
+    /// The class probabilities of the entry being written, when it is a document.
+    probabilities: Vec<f64>,
     line: Vec<u8>,
 }
 
@@ -138,11 +144,7 @@ impl ResultWriter<'_> {
         let entry = &item.entry;
         match &entry.skip {
             None => {
-                let row = &item.counted.row;
-                self.scorer
-                    .scores(&row.indices, &row.values, &mut self.scores);
-                self.model.classifier.probabilities(&mut self.scores);
-                let best = self.decide.decide(&self.scores);
+                let best = self.decide.decide(&self.probabilities);
                 self.format_result(&entry.doc.id, best)?;
             }
             Some(Skip::Failed(error)) if self.format == ClassifyFormat::Jsonl => {
@@ -160,7 +162,7 @@ impl ResultWriter<'_> {
     }
 
     fn format_result(&mut self, id: &str, best: usize) -> Result<()> {
-        let (label, probability) = (&self.model.labels[best], self.scores[best]);
+        let (label, probability) = (&self.labels[best], self.probabilities[best]);
         match self.format {
             ClassifyFormat::Tsv => {
                 // Tabs and newlines in an id would break the columns; they are escaped.
@@ -169,16 +171,17 @@ impl ResultWriter<'_> {
                     .map_err(|e| Error::io("-", e))
             }
             ClassifyFormat::Jsonl => {
-                let mut ranked: Vec<usize> = (0..self.scores.len()).collect();
-                ranked.sort_by(|&a, &b| self.scores[b].total_cmp(&self.scores[a]));
+                let scores = &self.probabilities;
+                let mut ranked: Vec<usize> = (0..scores.len()).collect();
+                ranked.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]));
                 ranked.truncate(self.top);
                 let result = JsonResult {
                     id,
                     label,
                     probability,
                     scores: TopScores {
-                        labels: &self.model.labels,
-                        scores: &self.scores,
+                        labels: self.labels,
+                        scores,
                         ranked: &ranked,
                     },
                 };

@@ -8,12 +8,8 @@ use serde::Serialize;
 
 use super::log::ReadLog;
 use super::{DecisionArgs, InputArgs, Outcome, RuntimeArgs};
-use crate::analyze::{run_stages, Analyzer};
-use crate::corpus;
-use crate::error::{Error, Result};
-use crate::eval::{Confusion, Report};
-use crate::model::{Decision, Model};
-use crate::vectorize::transform_stages;
+use bowline::eval::Report;
+use bowline::{Error, Result, Source, TextClassifier};
 
 /// Flags of `bowline eval`.
 #[derive(Debug, Args)]
@@ -50,48 +46,20 @@ struct JsonReport<'a> {
 
 /// Runs the command.
 pub fn run(args: EvalArgs) -> Result<Outcome> {
-    let model = Model::load(&args.model)?;
-    let decide = args.decision.decision(&model.labels)?;
+    let classifier = TextClassifier::load(&args.model)?;
+    let decide = args.decision.decision(classifier.labels())?;
     let read = args.input.options()?;
     let pipeline = args.runtime.start()?;
-    let analyzer = Analyzer::new(model.vectorizer.analyzer().clone())?;
-    let scorer = model.classifier.scorer();
-    let (entries, _) = corpus::open(&args.corpus, &read)?;
-    let fused = pipeline.is_fused();
-    let stages = transform_stages(&analyzer, &model.vectorizer, read.max_doc_bytes, fused);
     let mut log = ReadLog::new(read.max_doc_bytes);
-    let mut confusion = Confusion::new(model.labels.clone());
-    let mut unknown: BTreeMap<String, u64> = BTreeMap::new();
-    let mut scores = vec![0.0; model.labels.len()];
-    let mut total_cost = 0.0;
-    run_stages(entries, &pipeline, stages, |item| {
-        log.note(&item.entry);
-        if !item.entry.is_document() {
-            return Ok(());
-        }
-        let label = item.entry.doc.label.as_deref().unwrap_or("(no label)");
-        let Some(truth) = model.labels.iter().position(|l| l == label) else {
-            *unknown.entry(label.to_string()).or_default() += 1;
-            return Ok(());
-        };
-        let row = &item.counted.row;
-        scorer.scores(&row.indices, &row.values, &mut scores);
-        model.classifier.probabilities(&mut scores);
-        let predicted = decide.decide(&scores);
-        if let Decision::Costs(costs) = &decide {
-            total_cost += costs.cost(predicted, truth);
-        }
-        confusion.add(truth, predicted);
-        Ok(())
-    })?;
-    let report = confusion.report();
-    let costed = matches!(decide, Decision::Costs(_));
-    let total_cost = costed.then_some(total_cost);
-    let mean_cost = total_cost.map(|total| total / report.docs.max(1) as f64);
+    let source = Source::open(&args.corpus, &read)?;
+    let evaluation =
+        classifier.evaluate(source, &mut super::reading(pipeline, &mut log), &decide)?;
+    let (report, unknown) = (&evaluation.report, &evaluation.unknown_labels);
+    let (total_cost, mean_cost) = (evaluation.total_cost, evaluation.mean_cost());
     let shown = if args.json {
         let json = JsonReport {
-            report: &report,
-            unknown_labels: &unknown,
+            report,
+            unknown_labels: unknown,
             total_cost,
             mean_cost,
         };

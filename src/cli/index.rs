@@ -6,10 +6,9 @@ use clap::Args;
 
 use super::log::ReadLog;
 use super::{AnalysisArgs, InputArgs, Outcome, RuntimeArgs};
-use crate::analyze::read_stage;
-use crate::corpus;
-use crate::error::Result;
-use crate::index::CorpusIndexWriter;
+use bowline::flow::{read_stage, run_stages};
+use bowline::index::CorpusIndexWriter;
+use bowline::Result;
 
 /// Flags of `bowline index`.
 #[derive(Debug, Args)]
@@ -40,9 +39,9 @@ pub fn run(args: IndexArgs) -> Result<Outcome> {
     let analysis = analysis.transpose()?;
     let mut writer = CorpusIndexWriter::open(&args.index, args.append, analysis)?;
     let mut log = ReadLog::new(read.max_doc_bytes);
-    let (entries, _) = corpus::open(&args.corpus, &read)?;
+    let (entries, _) = bowline::flow::open(&args.corpus, &read)?;
     let stages = vec![read_stage(read.max_doc_bytes)];
-    crate::analyze::run_stages(entries, &pipeline, stages, |item| {
+    run_stages(entries, &pipeline, stages, |item| {
         log.note(&item.entry);
         writer.add(&item.entry)
     })?;

@@ -1,6 +1,6 @@
 //! Reporting what was read: warnings as they happen, in input order, and a summary at the end.
 
-use crate::corpus::{warnings, Entry, ReadCounts};
+use bowline::corpus::{warnings, Entry, ReadCounts};
 
 use super::Outcome;
 

@@ -6,9 +6,9 @@ mod classify;
 mod cv;
 mod eval;
 mod index;
-mod labelled;
 mod learn;
 mod log;
+pub mod memory;
 mod rank;
 mod select;
 mod stats;
@@ -20,7 +20,7 @@ mod vectorize;
 use clap::{Parser, Subcommand};
 
 pub use args::{AnalysisArgs, DecisionArgs, InputArgs, RuntimeArgs, VocabularyArgs, WeightingArgs};
-pub use classify::{ClassifyArgs, ClassifyFormat};
+pub use classify::ClassifyArgs;
 pub use cv::CvArgs;
 pub use eval::EvalArgs;
 pub use index::IndexArgs;
@@ -28,11 +28,11 @@ pub use learn::LearnArgs;
 pub use rank::RankArgs;
 pub use select::SelectArgs;
 pub use stats::StatsArgs;
-pub use train::{ClassifierChoice, TrainArgs};
+pub use train::TrainArgs;
 pub use update::UpdateArgs;
 pub use vectorize::VectorizeArgs;
 
-use crate::error::{Error, Result};
+use bowline::{Error, Result};
 
 /// bowline: streaming text classification.
 #[derive(Debug, Parser)]
@@ -102,6 +102,14 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Command::Stats(args) => stats::run(args),
         Command::Index(args) => index::run(args),
     }
+}
+
+/// Reading on `pipeline` that notes every entry in `log`: its warnings are printed as they come.
+pub(crate) fn reading(
+    pipeline: bowline::pipeline::PipelineConfig,
+    log: &mut log::ReadLog,
+) -> bowline::Reading<'_> {
+    bowline::Reading::new(pipeline).on_entry(|entry| log.note(entry))
 }
 
 /// Writes to stdout; a closed pipe becomes an error the binary treats as a quiet end.

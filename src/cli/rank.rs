@@ -3,13 +3,13 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use serde::Serialize;
 
-use super::labelled::Labelled;
+use super::log::ReadLog;
 use super::{AnalysisArgs, InputArgs, Outcome, RuntimeArgs};
-use crate::analyze::{Analyzer, AnalyzerConfig};
-use crate::error::{Error, Result};
-use crate::select::{Presence, RankBy};
+use bowline::analyze::{Analyzer, AnalyzerConfig};
+use bowline::classifier::{rank_terms, Listing, RankOptions};
+use bowline::select::RankBy;
+use bowline::{Error, Result, Source};
 
 /// Flags of `bowline rank`.
 #[derive(Debug, Args)]
@@ -39,60 +39,23 @@ pub struct RankArgs {
     pub runtime: RuntimeArgs,
 }
 
-#[derive(Serialize)]
-struct Ranked<'a> {
-    term: &'a str,
-    score: f64,
-    df: u32,
-}
-
-#[derive(Serialize)]
-struct Listing<'a> {
-    /// The class, or `None` for the overall ranking.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    class: Option<&'a str>,
-    features: Vec<Ranked<'a>>,
-}
-
 /// Runs the command.
 pub fn run(args: RankArgs) -> Result<Outcome> {
-    if args.per_class && !matches!(args.by, RankBy::Chi2 | RankBy::Mi) {
-        return Err(Error::Config("--per-class needs --by chi2 or mi".into()));
-    }
     let analyzer = Analyzer::new(args.analysis.config_over(&AnalyzerConfig::default())?)?;
-    let (labelled, reading) = Labelled::open(
-        &args.corpus,
-        "ranking",
-        &analyzer,
-        &args.input,
-        &args.runtime,
-    )?;
-    let corpus = &labelled.corpus;
-    let all: Vec<usize> = (0..labelled.classes.len()).collect();
-    let presence = Presence::count(
-        &corpus.matrix,
-        &labelled.classes,
-        &all,
-        corpus.classes.len(),
-    );
-    let terms = corpus.vectorizer.terms();
-    let list = |class: Option<usize>| Listing {
-        class: class.map(|c| corpus.classes[c].as_str()),
-        features: presence
-            .top(args.by, class, args.top, args.min_df)
-            .into_iter()
-            .map(|(j, score)| Ranked {
-                term: &terms[j],
-                score,
-                df: presence.df(j),
-            })
-            .collect(),
+    let options = RankOptions {
+        by: args.by,
+        per_class: args.per_class,
+        top: args.top,
+        min_df: args.min_df,
     };
-    let listings: Vec<Listing> = if args.per_class {
-        (0..corpus.classes.len()).map(|c| list(Some(c))).collect()
-    } else {
-        vec![list(None)]
-    };
+    let read = args.input.options()?;
+    let pipeline = args.runtime.start()?;
+    super::memory::prepare_for(analyzer.config());
+    let mut log = ReadLog::new(read.max_doc_bytes);
+    let source = Source::open(&args.corpus, &read)?;
+    let mut reading = super::reading(pipeline, &mut log);
+    let listings = rank_terms(source, &analyzer, &mut reading, options)?;
+    drop(reading);
     let text = if args.json {
         let json = serde_json::json!({ "by": args.by, "listings": listings });
         serde_json::to_string_pretty(&json).map_err(|e| Error::Config(e.to_string()))? + "\n"
@@ -101,9 +64,9 @@ pub fn run(args: RankArgs) -> Result<Outcome> {
     };
     super::print_or_quiet(&text)?;
     if !args.runtime.quiet {
-        eprintln!("bowline: {}", reading.log.summary());
+        eprintln!("bowline: {}", log.summary());
     }
-    Ok(reading.log.outcome())
+    Ok(log.outcome())
 }
 
 /// Aligned tables, one per listing.
@@ -114,7 +77,7 @@ fn table(listings: &[Listing], by: RankBy) -> String {
     );
     let mut out = String::new();
     for listing in listings {
-        if let Some(class) = listing.class {
+        if let Some(class) = &listing.class {
             out += &format!("{class}\n");
         }
         let width = listing

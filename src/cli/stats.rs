@@ -7,11 +7,11 @@ use clap::Args;
 
 use super::log::ReadLog;
 use super::{print_or_quiet, AnalysisArgs, InputArgs, Outcome, RuntimeArgs};
-use crate::analyze::{Analyzer, AnalyzerConfig};
-use crate::corpus::{self, Entries, Entry};
-use crate::error::{Error, Result};
-use crate::report::stats::{collect, Collector, CorpusStats};
-use crate::report::{html_report, text_report};
+use bowline::analyze::{Analyzer, AnalyzerConfig};
+use bowline::corpus::{self, Entries, Entry};
+use bowline::report::stats::{collect, Collector, CorpusStats};
+use bowline::report::{html_report, text_report};
+use bowline::{Error, Result};
 
 /// Flags of `bowline stats`.
 #[derive(Debug, Args)]
@@ -41,10 +41,14 @@ pub struct StatsArgs {
 /// Runs the command.
 pub fn run(args: StatsArgs) -> Result<Outcome> {
     let read = args.input.options()?;
-    crate::memory::return_freed_pages_at_once();
+    super::memory::return_freed_pages_at_once();
     let pipeline = args.runtime.start()?;
     let mut log = ReadLog::new(read.max_doc_bytes);
-    let indexed = args.index.as_deref().map(crate::index::read).transpose()?;
+    let indexed = args
+        .index
+        .as_deref()
+        .map(bowline::index::read)
+        .transpose()?;
     let base = indexed
         .as_ref()
         .map_or_else(AnalyzerConfig::default, |i| i.analyzer.clone());
@@ -70,7 +74,7 @@ pub fn run(args: StatsArgs) -> Result<Outcome> {
     let stats = collector.finish();
     if let Some(path) = &args.html {
         let page = html_report(&stats);
-        crate::io::write_atomically(path, |out| out.write_all(page.as_bytes()))?;
+        bowline::io::write_atomically(path, |out| out.write_all(page.as_bytes()))?;
     }
     print_or_quiet(&render(&stats, args.json)?)?;
     if !args.runtime.quiet && args.index.is_none() {

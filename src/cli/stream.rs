@@ -13,9 +13,9 @@ use std::sync::Arc;
 
 use crossbeam_channel::{bounded, Receiver, Sender};
 
-use crate::analyze::Analyzed;
-use crate::corpus::{self, ReadOptions};
-use crate::error::{Error, Result};
+use bowline::corpus::{self, ReadOptions};
+use bowline::flow::Analyzed;
+use bowline::{Error, Result};
 
 /// Documents from stdin, and the signal that ended them, if one did.
 pub struct Stream {

@@ -7,14 +7,13 @@ use clap::Args;
 
 use super::log::ReadLog;
 use super::{AnalysisArgs, InputArgs, Outcome, RuntimeArgs, VocabularyArgs};
-use crate::analyze::{run_stages, Analyzed, Analyzer};
-use crate::corpus::{self, ReadOptions};
-use crate::error::{Error, Result};
-use crate::io::Output;
-use crate::pipeline::{PipelineConfig, StageStats};
-use crate::vectorize::{
-    count_corpus, svmlight::SvmlightWriter, transform_stages, VectorizerConfig, VocabularyFile,
-};
+use bowline::analyze::Analyzer;
+use bowline::corpus::ReadOptions;
+use bowline::flow::{count_corpus, open, run_stages, transform_stages, Analyzed};
+use bowline::io::Output;
+use bowline::pipeline::{PipelineConfig, StageStats};
+use bowline::vectorize::{svmlight::SvmlightWriter, VectorizerConfig, VocabularyFile};
+use bowline::{Error, Result, Source};
 
 /// Flags of `bowline vectorize`.
 #[derive(Debug, Args)]
@@ -126,9 +125,9 @@ fn fit(
     log: &mut ReadLog,
 ) -> Result<(Vec<StageStats>, String)> {
     let started = Instant::now();
+    super::memory::prepare_for(analyzer.config());
     let counted = count_corpus(
-        &job.corpus,
-        &job.read,
+        Source::open(&job.corpus, &job.read)?,
         analyzer,
         config,
         &job.pipeline,
@@ -184,7 +183,7 @@ fn transform(
     vocabulary: &VocabularyFile,
     log: &mut ReadLog,
 ) -> Result<(Vec<StageStats>, String)> {
-    let (entries, _) = corpus::open(&job.corpus, &job.read)?;
+    let (entries, _) = open(&job.corpus, &job.read)?;
     let analyzer = Analyzer::new(vocabulary.vectorizer.analyzer().clone())?;
     let mut classes = vocabulary.labels.clone();
     let mut output = Output::create(&job.output)?;

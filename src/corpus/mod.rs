@@ -92,7 +92,8 @@ impl Entry {
 }
 
 /// The layout of an input.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum InputFormat {
     /// A folder with one subfolder per class; every file below a class folder is a document.
     Folder,
@@ -174,21 +175,11 @@ pub fn open(path: &Path, options: &ReadOptions) -> Result<(Entries, Vec<String>)
         InputFormat::Tsv => Ok((lines::tsv(path, options)?, Vec::new())),
         InputFormat::Jsonl => Ok((lines::jsonl(path, limit)?, Vec::new())),
         InputFormat::Lines => Ok((lines::plain(path, limit)?, Vec::new())),
-        InputFormat::Index => indexed(path),
+        InputFormat::Index => Err(Error::input(
+            path,
+            "a corpus index is opened by bowline::flow::open, not by the file readers",
+        )),
     }
-}
-
-/// The documents of a corpus index, and its labels as class names.
-fn indexed(path: &Path) -> Result<(Entries, Vec<String>)> {
-    let corpus = crate::index::read(path)?;
-    let mut classes: Vec<String> = corpus
-        .entries
-        .iter()
-        .filter_map(|e| e.doc.label.clone())
-        .collect();
-    classes.sort_unstable();
-    classes.dedup();
-    Ok((Box::new(corpus.entries.into_iter()), classes))
 }
 
 /// The read stage's work on one entry: loads its file if it has one still to read. Runs in the

@@ -1,9 +1,12 @@
-//! Evaluation: how well predictions match the truth.
+//! Evaluation: how well predictions match the truth, and the splits that keep the truth apart
+//! from training.
 
 mod metrics;
 mod prequential;
+mod scoring;
 mod split;
 
 pub use metrics::{ClassMetrics, Confusion, Report};
 pub use prequential::Prequential;
+pub use scoring::{evaluate, log_loss};
 pub use split::{dev_split, folds};

@@ -26,7 +26,8 @@ pub use dual::Start;
 use dual::{Rows, Solution};
 
 /// The loss on each training example.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Loss {
     /// max(0, 1 − y·w·x).
     Hinge,

@@ -1,20 +1,28 @@
 //! Classifiers: naive Bayes (multinomial, complement, Bernoulli), a linear SVM and k-nearest
-//! neighbours.
+//! neighbours, the decisions taken from their scores, and the model file that keeps one with its
+//! vectorizer.
+//!
+//! [`kinds`] is the one place that lists the kinds and dispatches on them; each kind's own
+//! folder holds its mathematics.
 
 pub mod decision;
-pub mod file;
+pub mod format;
+pub mod info;
+pub mod kinds;
 pub mod knn;
 pub mod linear_svm;
 pub mod naive_bayes;
 pub mod platt;
 pub mod random;
 pub mod reservoir;
-pub mod scorer;
 
 pub use decision::{CostMatrix, Decision};
-pub use file::{Classifier, Model, Selected, TrainingInfo};
+pub use format::{Model, FORMAT_VERSION};
+pub use info::{utc_now, TrainingInfo};
+pub use kinds::{Classifier, Kind, Selected, Trainer};
 pub use knn::{normalize_votes, Knn, KnnParams, Similarity};
 pub use linear_svm::{ColumnChange, LinearSvm, Loss, SvmParams};
-pub use naive_bayes::{normalize_log_probabilities, NaiveBayes, NbKind, OnlineNb, Priors};
+pub use naive_bayes::{
+    normalize_log_probabilities, NaiveBayes, NbKind, OnlineNb, Priors, SparseScorer,
+};
 pub use platt::Sigmoid;
-pub use scorer::{Scorer, SparseScorer};

@@ -11,9 +11,10 @@ use std::sync::OnceLock;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::scorer::{feature_totals, SparseScorer};
 use crate::error::{Error, Result};
 use crate::vectorize::Matrix;
+use scorer::feature_totals;
+pub use scorer::SparseScorer;
 
 /// Which naive Bayes event model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -391,6 +392,7 @@ pub fn normalize_log_probabilities(scores: &mut [f64]) {
 }
 
 mod online;
+mod scorer;
 pub use online::OnlineNb;
 
 #[cfg(test)]

@@ -6,3 +6,22 @@ mod rank;
 
 pub use greedy::{Event, Greedy, Metric, Problem, Selection, Step};
 pub use rank::{Presence, RankBy};
+
+use crate::eval::{evaluate, log_loss};
+use crate::model::Classifier;
+use crate::vectorize::Matrix;
+
+/// `classifier`'s value of `metric` on the rows of `x` with true classes `truth`.
+pub fn metric_of(
+    classifier: &Classifier,
+    labels: &[String],
+    x: &Matrix,
+    truth: &[u32],
+    metric: Metric,
+) -> f64 {
+    match metric {
+        Metric::Accuracy => evaluate(classifier, labels, x, truth).accuracy,
+        Metric::MacroF1 => evaluate(classifier, labels, x, truth).macro_f1,
+        Metric::LogLoss => log_loss(classifier, labels.len(), x, truth),
+    }
+}

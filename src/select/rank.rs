@@ -12,7 +12,8 @@
 use crate::vectorize::{matrix_row, Matrix};
 
 /// A ranking criterion.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum RankBy {
     /// χ² of presence against each class (largest over the classes).

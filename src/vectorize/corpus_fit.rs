@@ -1,13 +1,11 @@
-//! Fitting a whole corpus: reading, analysis and counting on the pipeline, then the vocabulary.
+//! A whole corpus counted or fitted, with its labels and ids; [`crate::flow::fit_corpus`] makes
+//! one from a corpus on disk.
 
-use std::collections::BTreeSet;
 use std::path::Path;
 
-use super::{fit_stages, FittedVectorizer, Fitter, Matrix, VectorizerConfig};
-use crate::analyze::{run_stages, Analyzer};
-use crate::corpus::{self, Entry, ReadOptions};
+use super::{FittedVectorizer, Fitter, Matrix};
 use crate::error::{Error, Result};
-use crate::pipeline::{PipelineConfig, StageStats};
+use crate::pipeline::StageStats;
 
 /// A corpus turned into a fitted vectorizer and its training matrix.
 #[derive(Debug)]
@@ -80,69 +78,4 @@ fn class_ids(labels: &[Option<String>], classes: &[String]) -> Vec<Option<usize>
         .iter()
         .map(|l| l.as_ref().and_then(position))
         .collect()
-}
-
-/// Reads, analyzes and vectorizes the corpus at `path`, calling `on_entry` with every entry (in
-/// input order) so the caller can report warnings and count.
-pub fn fit_corpus(
-    path: &Path,
-    read: &ReadOptions,
-    analyzer: &Analyzer,
-    config: &VectorizerConfig,
-    pipeline: &PipelineConfig,
-    on_entry: impl FnMut(&Entry),
-) -> Result<FittedCorpus> {
-    let counted = count_corpus(path, read, analyzer, config, pipeline, on_entry)?;
-    let (vectorizer, matrix) = counted.fitter.finish(analyzer.config().clone())?;
-    Ok(FittedCorpus {
-        vectorizer,
-        matrix,
-        labels: counted.labels,
-        ids: counted.ids,
-        classes: counted.classes,
-        stats: counted.stats,
-    })
-}
-
-/// Reads, analyzes and counts the corpus at `path`, the part of [`fit_corpus`] before the
-/// vocabulary is pruned, calling `on_entry` as it does.
-pub fn count_corpus(
-    path: &Path,
-    read: &ReadOptions,
-    analyzer: &Analyzer,
-    config: &VectorizerConfig,
-    pipeline: &PipelineConfig,
-    mut on_entry: impl FnMut(&Entry),
-) -> Result<CountedCorpus> {
-    if analyzer.config().ngram_max > 1 {
-        crate::memory::return_freed_pages_at_once();
-    }
-    let (entries, folders) = corpus::open(path, read)?;
-    let mut fitter = Fitter::new(config.clone())?;
-    let (mut labels, mut ids) = (Vec::new(), Vec::new());
-    let (interner, rows) = fitter.parts();
-    let fused = pipeline.is_fused();
-    let stages = fit_stages(analyzer, interner, read.max_doc_bytes, fused);
-    let stats = run_stages(entries, pipeline, stages, |item| {
-        on_entry(&item.entry);
-        if item.entry.is_document() {
-            rows.push(item.counted);
-            labels.push(item.entry.doc.label);
-            ids.push(item.entry.doc.id);
-        }
-        Ok(())
-    })?;
-    let classes = if folders.is_empty() {
-        let distinct: BTreeSet<&String> = labels.iter().flatten().collect();
-        distinct.into_iter().cloned().collect()
-    } else {
-        folders
-    };
-    Ok(CountedCorpus {
-        fitter,
-        labels,
-        ids,
-        classes,
-        stats,
-    })
 }

@@ -28,8 +28,9 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 pub use config::{DfBound, VectorizerConfig};
-pub use corpus_fit::{count_corpus, fit_corpus, CountedCorpus, FittedCorpus};
-pub use counting::{fit_stage, fit_stages, transform_stage, transform_stages, Counted, RowCounter};
+pub use corpus_fit::{CountedCorpus, FittedCorpus};
+pub(crate) use counting::DocumentCounter;
+pub use counting::{Counted, RowCounter};
 use gram_index::LazyGrams;
 pub use growing::GrowingVocabulary;
 pub use interner::Interner;
@@ -136,7 +137,7 @@ impl CountRows {
 /// Learns a vocabulary from training documents.
 ///
 /// Documents can be added one at a time with [`Fitter::add`], or counted in parallel: the pipeline
-/// stage from [`fit_stage`] on [`Fitter::parts`]'s interner, and the results pushed in input order
+/// stage from [`crate::flow::fit_stage`] on [`Fitter::parts`]'s interner, and the results pushed in input order
 /// on [`Fitter::parts`]'s rows.
 #[derive(Debug)]
 pub struct Fitter {

@@ -1,6 +1,6 @@
 use super::*;
 use crate::analyze::{AnalyzerConfig, Terms};
-use crate::model::{NbKind, Priors};
+use crate::model::{utc_now, NaiveBayes, NbKind, Priors};
 use crate::vectorize::{Fitter, VectorizerConfig};
 
 fn model() -> Model {

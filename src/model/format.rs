@@ -9,7 +9,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Knn, LinearSvm, NaiveBayes};
+use super::{Classifier, TrainingInfo};
 use crate::error::{Error, Result};
 use crate::vectorize::FittedVectorizer;
 
@@ -17,110 +17,6 @@ const MAGIC: &[u8; 8] = b"BOWLINE\x01";
 /// The format this bowline writes and reads.
 pub const FORMAT_VERSION: u32 = 3;
 const HEADER: usize = 8 + 4 + 8 + 4;
-
-/// A trained classifier.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub enum Classifier {
-    /// One of the naive Bayes models, as counts.
-    NaiveBayes(NaiveBayes),
-    /// A one-vs-rest linear SVM.
-    Svm(LinearSvm),
-    /// A classifier trained on some of the vectorizer's columns (by `bowline select`): rows are
-    /// weighted over the whole vocabulary, as during selection, then cut to those columns.
-    Selected(Selected),
-    /// k-nearest neighbours over the training documents.
-    Knn(Knn),
-}
-
-/// A classifier over a subset of the columns.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Selected {
-    /// For each vectorizer column, its column in `inner`, or `u32::MAX` when not selected.
-    #[serde(with = "crate::packed")]
-    pub columns: Vec<u32>,
-    /// The classifier on the selected columns.
-    pub inner: Box<Classifier>,
-}
-
-impl Classifier {
-    /// A scorer whose highest score is the predicted class.
-    pub fn scorer(&self) -> super::Scorer<'_> {
-        match self {
-            Classifier::NaiveBayes(nb) => super::Scorer::Sparse(nb.scorer()),
-            Classifier::Svm(svm) => super::Scorer::Dense(svm),
-            Classifier::Selected(selected) => {
-                super::Scorer::Selected(&selected.columns, Box::new(selected.inner.scorer()))
-            }
-            Classifier::Knn(knn) => super::Scorer::Knn(knn),
-        }
-    }
-
-    /// Turns one document's scores into class probabilities, in place: naive Bayes posteriors; a
-    /// calibrated SVM's Platt probabilities; for an uncalibrated SVM, a softmax of the decision
-    /// values, which ranks classes but is not a calibrated probability; for k-NN, each class's
-    /// share of the neighbours' votes.
-    pub fn probabilities(&self, scores: &mut [f64]) {
-        let calibrated = match self {
-            Classifier::Svm(svm) => svm.calibrate_scores(scores),
-            Classifier::NaiveBayes(_) => false,
-            Classifier::Selected(selected) => return selected.inner.probabilities(scores),
-            Classifier::Knn(_) => return super::normalize_votes(scores),
-        };
-        if !calibrated {
-            super::normalize_log_probabilities(scores);
-        }
-    }
-
-    /// Checks the parts a damaged file could make inconsistent, where decoding alone does not.
-    fn check(&self) -> Result<()> {
-        match self {
-            Classifier::NaiveBayes(nb) => nb.check(),
-            Classifier::Selected(selected) => selected.inner.check(),
-            Classifier::Svm(svm) => svm.check(),
-            // k-NN checks its parts as it is decoded.
-            Classifier::Knn(_) => Ok(()),
-        }
-    }
-
-    /// A short name: mnb, cnb, bnb, svm or knn.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Classifier::NaiveBayes(nb) => match nb.kind() {
-                super::NbKind::Multinomial => "mnb",
-                super::NbKind::Complement => "cnb",
-                super::NbKind::Bernoulli => "bnb",
-            },
-            Classifier::Svm(_) => "svm",
-            Classifier::Selected(selected) => selected.inner.name(),
-            Classifier::Knn(_) => "knn",
-        }
-    }
-}
-
-/// Where a model came from.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct TrainingInfo {
-    /// The corpus paths it was trained (and updated) on.
-    pub corpora: Vec<String>,
-    /// Training documents per class, in label order.
-    pub docs_per_class: Vec<u64>,
-    /// The bowline version that wrote it.
-    pub bowline_version: String,
-    /// When it was last written, UTC, as `YYYY-MM-DDTHH:MM:SSZ`.
-    pub written: String,
-}
-
-impl TrainingInfo {
-    /// Provenance of a model written now by this bowline from `corpora`.
-    pub fn now(corpora: Vec<String>, docs_per_class: Vec<u64>) -> Self {
-        TrainingInfo {
-            corpora,
-            docs_per_class,
-            bowline_version: env!("CARGO_PKG_VERSION").to_string(),
-            written: utc_now(),
-        }
-    }
-}
 
 /// A model file's contents.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -252,30 +148,6 @@ impl std::io::Write for Digest {
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
     }
-}
-
-/// The current time, UTC, as `YYYY-MM-DDTHH:MM:SSZ`.
-pub fn utc_now() -> String {
-    let seconds = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let (days, rest) = (seconds / 86_400, seconds % 86_400);
-    // Howard Hinnant's civil-from-days: the Gregorian date of a day count since 1970-01-01.
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        rest / 3600,
-        rest % 3600 / 60,
-        rest % 60
-    )
 }
 
 #[cfg(test)]

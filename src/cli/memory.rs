@@ -1,6 +1,6 @@
 //! How soon freed memory goes back to the system.
 //!
-//! The `bowline` binary allocates with mimalloc, which keeps pages that became free for a second
+//! The `bowline` binary allocates with mimalloc (see `main.rs`), which keeps pages that became free for a second
 //! (its `purge_delay` option, 1000 ms) before handing them back, so that later allocations reuse
 //! them without a page fault and without the kernel zeroing them again. Most runs gain from that:
 //! with the pages kept, `vectorize` on 20 Newsgroups used 0.71 s of CPU instead of 0.90, multinomial
@@ -13,7 +13,8 @@
 //! while the corpus is counted (the SVM trained on 20 Newsgroups' bigrams peaked at 307 MiB
 //! instead of 184, above scikit-learn's 266–286, in the same time), and `stats`, which keeps
 //! sets of every distinct word (215 MiB instead of 128, 0.72 s against 0.70). Those call
-//! [`return_freed_pages_at_once`] before they start.
+//! [`return_freed_pages_at_once`] before they start. The library never changes these settings:
+//! the allocator is the program's choice, so the commands make it.
 
 /// mimalloc's number for its `purge_delay` option in `mi_option_e`; it exports no constant for
 /// it, so its default value is checked before the option is changed.
@@ -21,8 +22,7 @@ const PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 const DEFAULT_DELAY: std::os::raw::c_long = 1000;
 
 /// Has mimalloc return freed pages to the system at once for the rest of the process, unless
-/// `MIMALLOC_PURGE_DELAY` says otherwise. Without mimalloc as the global allocator (the
-/// library's own tests) this sets an option nobody reads.
+/// `MIMALLOC_PURGE_DELAY` says otherwise.
 pub fn return_freed_pages_at_once() {
     if std::env::var_os("MIMALLOC_PURGE_DELAY").is_some() {
         return;
@@ -33,6 +33,14 @@ pub fn return_freed_pages_at_once() {
         if libmimalloc_sys::mi_option_get(PURGE_DELAY) == DEFAULT_DELAY {
             libmimalloc_sys::mi_option_set(PURGE_DELAY, 0);
         }
+    }
+}
+
+/// Prepares the allocator for a fit with `analysis`: one that forms n-grams returns freed
+/// pages at once (see above).
+pub fn prepare_for(analysis: &bowline::analyze::AnalyzerConfig) {
+    if analysis.ngram_max > 1 {
+        return_freed_pages_at_once();
     }
 }
 

@@ -1,54 +1,14 @@
-//! Scoring documents against a trained model: a score per class whose highest is the prediction.
+//! Scoring documents with naive Bayes: a score per class whose highest is the prediction.
 //!
 //! Naive Bayes weights are dense in principle (every term has a weight in every class) but
 //! simple in structure: a term a class never saw has a weight that depends on the class alone,
 //! or on the term alone. [`SparseScorer`] keeps that shared part and stores a delta only where a
 //! class has counts, so a model over a million bigrams stays as small as its counts and is
-//! ready in milliseconds after loading. The SVM's weights are truly dense and it scores itself, as
-//! does k-NN, whose scores are its neighbours' votes.
+//! ready in milliseconds after loading.
 
 use rayon::prelude::*;
 
-use super::naive_bayes::ClassSums;
-use super::{Knn, LinearSvm};
-
-/// Scores one document for every class.
-#[derive(Debug, Clone)]
-pub enum Scorer<'a> {
-    /// A linear SVM's decision values.
-    Dense(&'a LinearSvm),
-    /// Naive Bayes joint log-likelihoods (complement NB: normalized complement weights).
-    Sparse(&'a SparseScorer),
-    /// Another scorer on a subset of the columns: `columns[j]` is column j's place there, or
-    /// `u32::MAX` when it is not used.
-    Selected(&'a [u32], Box<Scorer<'a>>),
-    /// k-nearest neighbours' similarity-weighted votes.
-    Knn(&'a Knn),
-}
-
-impl Scorer<'_> {
-    /// Fills `out` (one slot per class) with the scores of one weighted row. Columns beyond
-    /// the model's features (terms it never saw) are ignored.
-    pub fn scores(&self, indices: &[u32], values: &[f64], out: &mut [f64]) {
-        match self {
-            Scorer::Dense(svm) => svm.scores(indices, values, out),
-            Scorer::Sparse(scorer) => scorer.scores(indices, values, out),
-            Scorer::Knn(knn) => knn.scores(indices, values, out),
-            Scorer::Selected(columns, inner) => {
-                // Selected columns are numbered in vocabulary order, so the row stays sorted.
-                let (kept, weights): (Vec<u32>, Vec<f64>) = indices
-                    .iter()
-                    .zip(values)
-                    .filter_map(|(&j, &v)| match columns.get(j as usize) {
-                        Some(&c) if c != u32::MAX => Some((c, v)),
-                        _ => None,
-                    })
-                    .unzip();
-                inner.scores(&kept, &weights, out);
-            }
-        }
-    }
-}
+use super::ClassSums;
 
 /// score_c = bias_c + scale_c · (Σ_j x_j base_j + slope_c Σ_j x_j + Σ_j x_j delta_cj), with the
 /// deltas stored feature-major for the (few) classes that have them.

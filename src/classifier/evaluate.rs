@@ -1,0 +1,66 @@
+//! Evaluating a model on a labelled corpus.
+
+use std::collections::BTreeMap;
+
+use super::{Reading, TextClassifier};
+use crate::error::Result;
+use crate::eval::{Confusion, Report};
+use crate::flow::Source;
+use crate::model::Decision;
+
+/// A model's figures on a labelled corpus.
+#[derive(Debug, Clone)]
+pub struct Evaluation {
+    /// Accuracy, per-class figures and the confusion matrix.
+    pub report: Report,
+    /// Documents whose label is not one of the model's classes, by label; not in the figures.
+    pub unknown_labels: BTreeMap<String, u64>,
+    /// With a cost matrix: the cost of all decisions.
+    pub total_cost: Option<f64>,
+}
+
+impl Evaluation {
+    /// With a cost matrix: the mean cost of a decision.
+    pub fn mean_cost(&self) -> Option<f64> {
+        self.total_cost
+            .map(|total| total / self.report.docs.max(1) as f64)
+    }
+}
+
+impl TextClassifier {
+    /// Classifies the labelled documents of `source` with `decision` and compares the classes
+    /// with their labels. A document without a label counts as the label `(no label)`.
+    pub fn evaluate(
+        &self,
+        source: Source,
+        reading: &mut Reading,
+        decision: &Decision,
+    ) -> Result<Evaluation> {
+        let labels = &self.model.labels;
+        let mut confusion = Confusion::new(labels.clone());
+        let mut unknown_labels: BTreeMap<String, u64> = BTreeMap::new();
+        let mut total_cost = 0.0;
+        self.classify(source, reading, |item, probabilities| {
+            let Some(probabilities) = probabilities else {
+                return Ok(());
+            };
+            let label = item.entry.doc.label.as_deref().unwrap_or("(no label)");
+            let Some(truth) = labels.iter().position(|l| l == label) else {
+                *unknown_labels.entry(label.to_string()).or_default() += 1;
+                return Ok(());
+            };
+            let predicted = decision.decide(probabilities);
+            if let Decision::Costs(costs) = decision {
+                total_cost += costs.cost(predicted, truth);
+            }
+            confusion.add(truth, predicted);
+            Ok(())
+        })?;
+        let costed = matches!(decision, Decision::Costs(_));
+        Ok(Evaluation {
+            report: confusion.report(),
+            unknown_labels,
+            total_cost: costed.then_some(total_cost),
+        })
+    }
+}

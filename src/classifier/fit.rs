@@ -1,0 +1,68 @@
+//! Training: a labelled corpus becomes a model.
+
+use super::{Builder, Reading, TextClassifier};
+use crate::analyze::Analyzer;
+use crate::error::Result;
+use crate::flow::{fit_corpus, Source};
+use crate::model::{Model, TrainingInfo};
+use crate::vectorize::{counting_config, VectorizerConfig};
+
+/// A classifier just trained, with what it was trained on.
+#[derive(Debug)]
+pub struct Fitted {
+    /// The classifier.
+    pub classifier: TextClassifier,
+    /// Training documents.
+    pub documents: usize,
+}
+
+impl Builder {
+    /// Trains on `(label, text)` pairs held in memory, with the default pipeline.
+    pub fn fit<L: Into<String>, T: Into<String>>(
+        self,
+        pairs: impl IntoIterator<Item = (L, T)>,
+    ) -> Result<TextClassifier> {
+        let fitted = self.fit_source(Source::labelled(pairs), &mut Reading::default())?;
+        Ok(fitted.classifier)
+    }
+
+    /// Trains on the documents of `source`, every one of which needs a label, from two classes
+    /// or more; `source.name` is recorded in the model as its corpus.
+    pub fn fit_source(self, source: Source, reading: &mut Reading) -> Result<Fitted> {
+        let analyzer = Analyzer::new(self.analysis)?;
+        let config = self.vectorizer;
+        // A trainer that learns counts gets the corpus counted, pruned as configured; the
+        // model's vectorizer gets the configured weighting back afterwards, for the documents
+        // it classifies.
+        let fit_config = if self.trainer.learns_counts() {
+            VectorizerConfig {
+                weighting: counting_config().weighting,
+                ..config.clone()
+            }
+        } else {
+            config.clone()
+        };
+        let name = source.name.clone();
+        let pipeline = reading.pipeline.clone();
+        let fitted = fit_corpus(source, &analyzer, &fit_config, &pipeline, |e| {
+            reading.note(e)
+        })?;
+        let ids = fitted.training_ids(&name, "training")?;
+        let classes = fitted.classes.len();
+        let mut docs_per_class = vec![0u64; classes];
+        ids.iter().for_each(|&c| docs_per_class[c as usize] += 1);
+        let classifier = self.trainer.fit(&fitted.matrix, &ids, classes)?;
+        // The training matrix is spent; freeing it before the model is encoded lowers the peak.
+        drop(fitted.matrix);
+        let model = Model {
+            vectorizer: fitted.vectorizer.with_weighting(config.weighting)?,
+            labels: fitted.classes,
+            classifier,
+            info: TrainingInfo::now(vec![name.display().to_string()], docs_per_class),
+        };
+        Ok(Fitted {
+            classifier: TextClassifier { model, analyzer },
+            documents: ids.len(),
+        })
+    }
+}

@@ -1,0 +1,201 @@
+//! The facade: a text classifier that is fitted, asked for predictions, updated, saved and
+//! loaded, as one value.
+//!
+//! [`TextClassifier`] wraps a [`Model`] (vectorizer, labels, classifier, provenance) with the
+//! analyzer its documents go through. A [`Builder`] holds what is chosen before training (the
+//! [`Kind`], analysis, weighting and the trainer's parameters) and does the work that trains:
+//! [`Builder::fit`], [`Builder::cross_validate`] and [`Builder::select`]. Each of the command
+//! line's commands is one of these calls; the other modules are the parts they are made of.
+//!
+//! ```
+//! use bowline::{Kind, TextClassifier};
+//!
+//! let pairs = [("spam", "win a free prize now"), ("ham", "lunch at noon?")];
+//! let model = TextClassifier::builder(Kind::Mnb).fit(pairs)?;
+//! assert_eq!(model.predict("a free prize")?.label, "spam");
+//! # Ok::<(), bowline::Error>(())
+//! ```
+
+mod cv;
+mod evaluate;
+mod fit;
+mod labelled;
+mod online;
+mod predict;
+mod rank;
+mod select;
+mod update;
+
+use std::path::Path;
+
+pub use cv::{CvReport, FoldResult, Spread};
+pub use evaluate::Evaluation;
+pub use fit::Fitted;
+pub use labelled::{Appended, Labelled};
+pub use online::OnlineLearner;
+pub use predict::Prediction;
+pub use rank::{rank_terms, Listing, RankOptions, Ranked};
+pub use select::{SelectOptions, SelectionOutcome};
+pub use update::Updated;
+
+use crate::analyze::{Analyzer, AnalyzerConfig};
+use crate::corpus::Entry;
+use crate::error::Result;
+use crate::model::{Kind, Model, Trainer};
+use crate::pipeline::PipelineConfig;
+use crate::vectorize::VectorizerConfig;
+
+/// How a corpus is run through the pipeline: its threads and batches, and who hears of each
+/// entry read (to report warnings and count), in input order.
+pub struct Reading<'a> {
+    /// Threads, layout and batch size.
+    pub pipeline: PipelineConfig,
+    on_entry: Box<dyn FnMut(&Entry) + 'a>,
+}
+
+impl<'a> Reading<'a> {
+    /// Reading with `pipeline`, telling no one of the entries.
+    pub fn new(pipeline: PipelineConfig) -> Self {
+        Reading {
+            pipeline,
+            on_entry: Box::new(|_| {}),
+        }
+    }
+
+    /// The same reading, with `on_entry` called for every entry read.
+    pub fn on_entry(mut self, on_entry: impl FnMut(&Entry) + 'a) -> Self {
+        self.on_entry = Box::new(on_entry);
+        self
+    }
+
+    /// Tells of one entry.
+    pub(crate) fn note(&mut self, entry: &Entry) {
+        (self.on_entry)(entry);
+    }
+}
+
+impl Default for Reading<'_> {
+    /// The default pipeline (fused analysis on every core), telling no one of the entries.
+    fn default() -> Self {
+        Reading::new(PipelineConfig::default())
+    }
+}
+
+/// A trained text classifier: a model and the analyzer its documents go through.
+#[derive(Debug, Clone)]
+pub struct TextClassifier {
+    model: Model,
+    analyzer: Analyzer,
+}
+
+impl TextClassifier {
+    /// A builder for a classifier of `kind`, with the kind's default analysis, weighting and
+    /// parameters.
+    pub fn builder(kind: Kind) -> Builder {
+        Builder::new(kind)
+    }
+
+    /// Wraps a model, checking its analysis.
+    pub fn from_model(model: Model) -> Result<Self> {
+        let analyzer = Analyzer::new(model.vectorizer.analyzer().clone())?;
+        Ok(TextClassifier { model, analyzer })
+    }
+
+    /// Reads a model file written by [`TextClassifier::save`] or by `bowline train`.
+    pub fn load(path: impl AsRef<Path>) -> Result<Self> {
+        Self::from_model(Model::load(path.as_ref())?)
+    }
+
+    /// Writes the model file atomically: a crash never leaves a broken file under `path`.
+    pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
+        self.model.save(path.as_ref())
+    }
+
+    /// The model: vectorizer, labels, classifier and provenance.
+    pub fn model(&self) -> &Model {
+        &self.model
+    }
+
+    /// The model, for changing or saving it elsewhere.
+    pub fn into_model(self) -> Model {
+        self.model
+    }
+
+    /// The analyzer documents go through before the vectorizer.
+    pub fn analyzer(&self) -> &Analyzer {
+        &self.analyzer
+    }
+
+    /// The class names; class `c` of the classifier's scores is `labels()[c]`.
+    pub fn labels(&self) -> &[String] {
+        &self.model.labels
+    }
+}
+
+/// What is chosen before training: the kind, analysis, weighting and the trainer's parameters.
+/// Every setting starts at the kind's default.
+#[derive(Debug, Clone)]
+pub struct Builder {
+    analysis: AnalyzerConfig,
+    vectorizer: VectorizerConfig,
+    trainer: Trainer,
+}
+
+impl Builder {
+    /// The defaults of `kind`.
+    pub fn new(kind: Kind) -> Self {
+        let vectorizer = kind.default_vectorizer();
+        Builder {
+            analysis: kind.default_analysis(),
+            trainer: kind.default_trainer(vectorizer.weighting),
+            vectorizer,
+        }
+    }
+
+    /// Analyzes documents with `analysis` instead of the kind's default.
+    pub fn analysis(mut self, analysis: AnalyzerConfig) -> Self {
+        self.analysis = analysis;
+        self
+    }
+
+    /// Prunes and weighs terms with `vectorizer` instead of the kind's default.
+    pub fn vectorizer(mut self, vectorizer: VectorizerConfig) -> Self {
+        self.trainer = self.trainer.with_weighting(vectorizer.weighting);
+        self.vectorizer = vectorizer;
+        self
+    }
+
+    /// Trains with `trainer` (a kind and its parameters) instead of the kind's defaults.
+    pub fn trainer(mut self, trainer: Trainer) -> Self {
+        self.trainer = trainer.with_weighting(self.vectorizer.weighting);
+        self
+    }
+
+    /// The kind it builds.
+    pub fn kind(&self) -> Kind {
+        self.trainer.kind()
+    }
+
+    /// The analysis it will use.
+    pub fn analysis_config(&self) -> &AnalyzerConfig {
+        &self.analysis
+    }
+
+    /// The weighting and pruning it will use.
+    pub fn vectorizer_config(&self) -> &VectorizerConfig {
+        &self.vectorizer
+    }
+}
+
+/// The class id of `label` among `labels`, adding it at the end when new: how a model that
+/// learns more documents meets a class it has not seen.
+pub(crate) fn class_id(labels: &mut Vec<String>, label: &str) -> u32 {
+    let id = match labels.iter().position(|l| l == label) {
+        Some(id) => id,
+        None => {
+            labels.push(label.to_string());
+            labels.len() - 1
+        }
+    };
+    id as u32
+}

@@ -1,0 +1,158 @@
+//! Online learning: a naive Bayes model learns labelled documents one at a time, as a stream
+//! brings them.
+//!
+//! Every document is counted exactly, so the counts equal those of training on the whole stream.
+//! A stream cannot prune rare terms (a term's first occurrence must be counted before anyone
+//! knows it will recur), so a learner keeps every term: min-df 1. With an idf weighting each
+//! document is weighted with the idf of the documents learned so far, itself included, as
+//! [`TextClassifier::update`](super::TextClassifier::update) does.
+
+use std::path::Path;
+
+use super::class_id;
+use crate::analyze::{Analyzer, AnalyzerConfig, Terms};
+use crate::error::{Error, Result};
+use crate::model::decision::argmax;
+use crate::model::{utc_now, Classifier, Kind, Model, NaiveBayes, OnlineNb, Priors, TrainingInfo};
+use crate::vectorize::{Counted, DfBound, GrowingVocabulary, VectorizerConfig};
+
+/// A naive Bayes model that learns one document at a time: its growing vocabulary and counts,
+/// and the model's other parts.
+#[derive(Debug)]
+pub struct OnlineLearner {
+    vocabulary: GrowingVocabulary,
+    nb: OnlineNb,
+    labels: Vec<String>,
+    info: TrainingInfo,
+    analyzer: Analyzer,
+    counted: Counted,
+}
+
+impl OnlineLearner {
+    /// A new, empty model of naive Bayes `kind` with smoothing `alpha`. The vectorizer must keep
+    /// every term (min-df 1, max-df 1.0, no limit on features): a stream cannot prune.
+    pub fn new(
+        kind: Kind,
+        analysis: AnalyzerConfig,
+        vectorizer: VectorizerConfig,
+        alpha: f64,
+    ) -> Result<Self> {
+        let nb_kind = kind.naive_bayes().ok_or_else(|| {
+            Error::Config(
+                "learn trains naive Bayes (mnb, cnb, bnb); train an SVM or k-NN with `train`"
+                    .into(),
+            )
+        })?;
+        if vectorizer.min_df != DfBound::Count(1)
+            || vectorizer.max_df != DfBound::Fraction(1.0)
+            || vectorizer.max_features.is_some()
+        {
+            return Err(Error::Config(
+                "a stream keeps every term: --min-df, --max-df and --max-features are for train"
+                    .into(),
+            ));
+        }
+        let nb = NaiveBayes::new(nb_kind, alpha, Priors::Learned, 0, 0)?;
+        Ok(OnlineLearner {
+            analyzer: Analyzer::new(analysis.clone())?,
+            vocabulary: GrowingVocabulary::new(analysis, vectorizer)?,
+            nb: OnlineNb::from_batch(&nb),
+            labels: Vec::new(),
+            info: TrainingInfo::now(Vec::new(), Vec::new()),
+            counted: Counted::default(),
+        })
+    }
+
+    /// Continues a naive Bayes model; `path` names it in errors.
+    pub fn resume(mut model: Model, path: &Path) -> Result<Self> {
+        let Classifier::NaiveBayes(nb) = &model.classifier else {
+            return Err(Error::input(
+                path,
+                "learn works on naive Bayes models; teach an SVM more documents with `update`",
+            ));
+        };
+        Ok(OnlineLearner {
+            analyzer: Analyzer::new(model.vectorizer.analyzer().clone())?,
+            vocabulary: GrowingVocabulary::from_fitted(&model.vectorizer)?,
+            nb: OnlineNb::from_batch(nb),
+            labels: std::mem::take(&mut model.labels),
+            info: model.info,
+            counted: Counted::default(),
+        })
+    }
+
+    /// The analysis documents go through before they are learned.
+    pub fn analysis(&self) -> &AnalyzerConfig {
+        self.vocabulary.analyzer()
+    }
+
+    /// The classes seen so far.
+    pub fn labels(&self) -> &[String] {
+        &self.labels
+    }
+
+    /// The terms seen so far.
+    pub fn terms(&self) -> usize {
+        self.vocabulary.len()
+    }
+
+    /// Records that the documents to come are from `corpus` (a path, or `stdin`).
+    pub fn add_corpus(&mut self, corpus: &str) {
+        self.info.corpora.push(corpus.to_string());
+    }
+
+    /// The class id of `label`, adding the class when new.
+    pub fn class_of(&mut self, label: &str) -> u32 {
+        let id = class_id(&mut self.labels, label);
+        self.info.docs_per_class.resize(self.labels.len(), 0);
+        id
+    }
+
+    /// The class the model predicts for an analyzed document before learning it, if it knows
+    /// any class yet.
+    pub fn predict_terms(&mut self, terms: &Terms) -> Option<u32> {
+        if self.nb.classes() == 0 {
+            return None;
+        }
+        self.vocabulary.transform(terms, &mut self.counted);
+        let mut scores = vec![0.0; self.nb.classes()];
+        let row = &self.counted.row;
+        self.nb.scores(&row.indices, &row.values, &mut scores);
+        Some(argmax(scores.into_iter()) as u32)
+    }
+
+    /// Learns an analyzed document of class `class` (from [`OnlineLearner::class_of`]).
+    pub fn learn_terms(&mut self, terms: &Terms, class: u32) -> Result<()> {
+        self.vocabulary.learn(terms, &mut self.counted)?;
+        self.nb.grow(self.vocabulary.len(), self.labels.len());
+        let row = &self.counted.row;
+        self.nb.add(&row.indices, &row.values, class);
+        self.info.docs_per_class[class as usize] += 1;
+        Ok(())
+    }
+
+    /// Analyzes `text` and learns it as class `label`.
+    pub fn learn(&mut self, label: &str, text: &str) -> Result<()> {
+        let mut terms = Terms::new();
+        self.analyzer.worker().analyze(text, &mut terms);
+        let class = self.class_of(label);
+        self.learn_terms(&terms, class)
+    }
+
+    /// The model as it stands.
+    pub fn to_model(&mut self) -> Result<Model> {
+        let (vectorizer, columns) = self.vocabulary.to_fitted()?;
+        self.info.written = utc_now();
+        Ok(Model {
+            vectorizer,
+            labels: self.labels.clone(),
+            classifier: Classifier::NaiveBayes(self.nb.to_batch(&columns)),
+            info: self.info.clone(),
+        })
+    }
+
+    /// Saves the model as it stands, atomically.
+    pub fn save(&mut self, path: &Path) -> Result<()> {
+        self.to_model()?.save(path)
+    }
+}

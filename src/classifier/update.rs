@@ -1,0 +1,74 @@
+//! Updating: a trained model learns more labelled documents without retraining from scratch.
+//!
+//! The new documents are counted over their own vocabulary, which is merged with the model's:
+//! new terms become new columns, new classes new labels, document frequencies add up. Each new
+//! document is then weighted with the merged vectorizer, and the classifier learns the rows as
+//! its kind does (see [`Classifier::update`](crate::model::Classifier::update)): naive Bayes adds
+//! them to its counts, k-NN keeps them and derives its weights again, the SVM continues its dual
+//! problem over its reservoir of earlier rows plus the new ones.
+
+use super::{class_id, Reading, TextClassifier};
+use crate::error::{Error, Result};
+use crate::flow::{fit_corpus, Source};
+use crate::model::{utc_now, Classifier};
+use crate::vectorize::{count_rows, counting_config, weigh_rows};
+
+/// What an update added.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Updated {
+    /// Documents learned.
+    pub documents: usize,
+}
+
+impl TextClassifier {
+    /// Learns `(label, text)` pairs held in memory, with the default pipeline.
+    pub fn update<L: Into<String>, T: Into<String>>(
+        &mut self,
+        pairs: impl IntoIterator<Item = (L, T)>,
+    ) -> Result<Updated> {
+        self.update_source(Source::labelled(pairs), &mut Reading::default())
+    }
+
+    /// Learns the labelled documents of `source`; `source.name` is added to the model's
+    /// corpora. A model from `select` keeps only its selected features and cannot be updated.
+    pub fn update_source(&mut self, source: Source, reading: &mut Reading) -> Result<Updated> {
+        let name = source.name.clone();
+        if matches!(self.model.classifier, Classifier::Selected(_)) {
+            return Err(crate::model::kinds::not_updatable());
+        }
+        let pipeline = reading.pipeline.clone();
+        let fitted = fit_corpus(source, &self.analyzer, &counting_config(), &pipeline, |e| {
+            reading.note(e)
+        })?;
+        let model = &mut self.model;
+        let documents = fitted.labels.len();
+        let (merged, ours, theirs) = model.vectorizer.extend(&fitted.vectorizer)?;
+        let mut ids = Vec::with_capacity(documents);
+        for label in &fitted.labels {
+            let label = label
+                .as_ref()
+                .ok_or_else(|| Error::input(&name, "updating needs a label on every document"))?;
+            ids.push(class_id(&mut model.labels, label));
+        }
+        // The new documents' counts, moved to the merged columns and weighted as the model
+        // weighs (k-NN weighs its own counts).
+        let all: Vec<usize> = (0..documents).collect();
+        let columns = merged.terms().len();
+        let rows = if model.classifier.learns_counts() {
+            count_rows(&fitted.matrix, &theirs, &all, columns)?
+        } else {
+            weigh_rows(&fitted.matrix, &merged, &theirs, &all)?
+        };
+        let classes = model.labels.len();
+        model
+            .classifier
+            .update(&rows, &ids, classes, &model.vectorizer, &merged, &ours)?;
+        model.info.docs_per_class.resize(classes, 0);
+        ids.iter()
+            .for_each(|&c| model.info.docs_per_class[c as usize] += 1);
+        model.info.corpora.push(name.display().to_string());
+        model.info.written = utc_now();
+        model.vectorizer = merged;
+        Ok(Updated { documents })
+    }
+}

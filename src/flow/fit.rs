@@ -1,0 +1,75 @@
+//! Fitting a whole corpus: reading, analysis and counting on the pipeline, then the vocabulary.
+
+use std::collections::BTreeSet;
+
+use super::{fit_stages, run_stages, Source};
+use crate::analyze::Analyzer;
+use crate::corpus::Entry;
+use crate::error::Result;
+use crate::pipeline::PipelineConfig;
+use crate::vectorize::{CountedCorpus, FittedCorpus, Fitter, VectorizerConfig};
+
+/// Reads, analyzes and vectorizes the documents of `source`, calling `on_entry` with every entry
+/// (in input order) so the caller can report warnings and count.
+pub fn fit_corpus(
+    source: Source,
+    analyzer: &Analyzer,
+    config: &VectorizerConfig,
+    pipeline: &PipelineConfig,
+    on_entry: impl FnMut(&Entry),
+) -> Result<FittedCorpus> {
+    let counted = count_corpus(source, analyzer, config, pipeline, on_entry)?;
+    let (vectorizer, matrix) = counted.fitter.finish(analyzer.config().clone())?;
+    Ok(FittedCorpus {
+        vectorizer,
+        matrix,
+        labels: counted.labels,
+        ids: counted.ids,
+        classes: counted.classes,
+        stats: counted.stats,
+    })
+}
+
+/// Reads, analyzes and counts the documents of `source`, the part of [`fit_corpus`] before the
+/// vocabulary is pruned, calling `on_entry` as it does.
+pub fn count_corpus(
+    source: Source,
+    analyzer: &Analyzer,
+    config: &VectorizerConfig,
+    pipeline: &PipelineConfig,
+    mut on_entry: impl FnMut(&Entry),
+) -> Result<CountedCorpus> {
+    let Source {
+        entries,
+        name: _,
+        classes: folders,
+        max_doc_bytes,
+    } = source;
+    let mut fitter = Fitter::new(config.clone())?;
+    let (mut labels, mut ids) = (Vec::new(), Vec::new());
+    let (interner, rows) = fitter.parts();
+    let fused = pipeline.is_fused();
+    let stages = fit_stages(analyzer, interner, max_doc_bytes, fused);
+    let stats = run_stages(entries, pipeline, stages, |item| {
+        on_entry(&item.entry);
+        if item.entry.is_document() {
+            rows.push(item.counted);
+            labels.push(item.entry.doc.label);
+            ids.push(item.entry.doc.id);
+        }
+        Ok(())
+    })?;
+    let classes = if folders.is_empty() {
+        let distinct: BTreeSet<&String> = labels.iter().flatten().collect();
+        distinct.into_iter().cloned().collect()
+    } else {
+        folders
+    };
+    Ok(CountedCorpus {
+        fitter,
+        labels,
+        ids,
+        classes,
+        stats,
+    })
+}

@@ -1,0 +1,52 @@
+//! Where a model came from: its corpora, class sizes, bowline version and time of writing.
+
+use serde::{Deserialize, Serialize};
+
+/// Where a model came from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TrainingInfo {
+    /// The corpus paths it was trained (and updated) on.
+    pub corpora: Vec<String>,
+    /// Training documents per class, in label order.
+    pub docs_per_class: Vec<u64>,
+    /// The bowline version that wrote it.
+    pub bowline_version: String,
+    /// When it was last written, UTC, as `YYYY-MM-DDTHH:MM:SSZ`.
+    pub written: String,
+}
+
+impl TrainingInfo {
+    /// Provenance of a model written now by this bowline from `corpora`.
+    pub fn now(corpora: Vec<String>, docs_per_class: Vec<u64>) -> Self {
+        TrainingInfo {
+            corpora,
+            docs_per_class,
+            bowline_version: env!("CARGO_PKG_VERSION").to_string(),
+            written: utc_now(),
+        }
+    }
+}
+
+/// The current time, UTC, as `YYYY-MM-DDTHH:MM:SSZ`.
+pub fn utc_now() -> String {
+    let seconds = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (days, rest) = (seconds / 86_400, seconds % 86_400);
+    // Howard Hinnant's civil-from-days: the Gregorian date of a day count since 1970-01-01.
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rest / 3600,
+        rest % 3600 / 60,
+        rest % 60
+    )
+}

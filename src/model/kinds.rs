@@ -1,0 +1,371 @@
+//! The classifier kinds, and the one place that knows them: their names and defaults, how
+//! each is trained ([`Trainer`]) and the trained classifier ([`Classifier`]) that scores
+//! documents.
+
+use serde::{Deserialize, Serialize};
+
+use super::{
+    normalize_log_probabilities, normalize_votes, ColumnChange, Knn, KnnParams, LinearSvm,
+    NaiveBayes, NbKind, Priors, SvmParams,
+};
+use crate::analyze::{AnalyzerConfig, Language, StopWords};
+use crate::error::{Error, Result};
+use crate::vectorize::{
+    count_part, weigh_part, DfBound, FittedCorpus, FittedPart, FittedVectorizer, Matrix, Norm,
+    VectorizerConfig, Weighting,
+};
+
+/// The kinds of classifier: the one list of them. Every other place that depends on the kind
+/// asks one of the methods here, or matches [`Classifier`] or [`Trainer`] in this file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// Multinomial naive Bayes.
+    Mnb,
+    /// Complement naive Bayes (Rennie et al. 2003, normalized weights).
+    Cnb,
+    /// Bernoulli naive Bayes.
+    Bnb,
+    /// Linear SVM, one-vs-rest.
+    Svm,
+    /// k-nearest neighbours, similarity-weighted vote.
+    Knn,
+}
+
+impl Kind {
+    /// Every kind, in the order the command line lists them.
+    pub const ALL: [Kind; 5] = [Kind::Mnb, Kind::Cnb, Kind::Bnb, Kind::Svm, Kind::Knn];
+
+    /// The short name: mnb, cnb, bnb, svm or knn.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Mnb => "mnb",
+            Kind::Cnb => "cnb",
+            Kind::Bnb => "bnb",
+            Kind::Svm => "svm",
+            Kind::Knn => "knn",
+        }
+    }
+
+    /// The kind's trainer with its default parameters; `weighting` is the vectorizer's, which
+    /// k-NN applies to its training counts itself.
+    pub fn default_trainer(self, weighting: Weighting) -> Trainer {
+        match self.naive_bayes() {
+            Some(nb) => Trainer::NaiveBayes(nb, self.default_alpha(), Priors::Learned),
+            None if self == Kind::Knn => Trainer::Knn(KnnParams::default(), weighting),
+            None => Trainer::Svm(SvmParams::default(), false),
+        }
+    }
+
+    /// Each classifier's default analysis, measured on 20 Newsgroups bydate (train → test; the
+    /// table is in README.md): stop words help every classifier and stemming none of them;
+    /// word bigrams help the SVM and complement NB, which weigh many weak features well. k-NN
+    /// loses with bigrams (0.810 to 0.789 at k 30): the many rare pairs add noise to the
+    /// similarities and double the postings to walk.
+    pub fn default_analysis(self) -> AnalyzerConfig {
+        let ngram_max = match self {
+            Kind::Svm | Kind::Cnb => 2,
+            Kind::Mnb | Kind::Bnb | Kind::Knn => 1,
+        };
+        AnalyzerConfig {
+            stop_words: StopWords::Builtin(Language::English),
+            stemmer: None,
+            ngram_max,
+            ..AnalyzerConfig::default()
+        }
+    }
+
+    /// Each classifier's default weighting and pruning, measured likewise: sublinear TF-IDF with
+    /// L2 rows for all (Bernoulli looks only at presence); dropping terms seen in one document
+    /// helps multinomial NB and makes the SVM lighter. Bernoulli gains more from pruning (0.789 with bigrams and min-df 3)
+    /// but then falls apart on small corpora, where it keeps almost no terms.
+    pub fn default_vectorizer(self) -> VectorizerConfig {
+        let (weighting, min_df) = match self {
+            // Pruning terms seen once costs the SVM 0.1 point on 20 Newsgroups (0.8717 to 0.8707)
+            // but removes three quarters of its 1.26 million bigram features: training takes
+            // about half the time and the model a quarter of the space.
+            Kind::Svm => (Weighting::default(), 2),
+            Kind::Mnb => (Weighting::default(), 2),
+            Kind::Cnb => (Weighting::default(), 1),
+            Kind::Bnb => (Weighting::default(), 1),
+            // k-NN keeps every term: at its default k pruning terms seen once changes nothing
+            // (0.8095 to 0.8087), and without pruning an update equals training on the union.
+            Kind::Knn => (Weighting::default(), 1),
+        };
+        VectorizerConfig {
+            min_df: DfBound::Count(min_df),
+            weighting,
+            ..VectorizerConfig::default()
+        }
+    }
+
+    /// Default naive Bayes smoothing, measured likewise; 0 for the other kinds.
+    pub fn default_alpha(self) -> f64 {
+        match self {
+            Kind::Mnb => 0.05,
+            Kind::Cnb => 0.3,
+            Kind::Bnb => 0.001,
+            Kind::Svm | Kind::Knn => 0.0,
+        }
+    }
+
+    /// The naive Bayes event model of a naive Bayes kind.
+    pub fn naive_bayes(self) -> Option<NbKind> {
+        match self {
+            Kind::Mnb => Some(NbKind::Multinomial),
+            Kind::Cnb => Some(NbKind::Complement),
+            Kind::Bnb => Some(NbKind::Bernoulli),
+            Kind::Svm | Kind::Knn => None,
+        }
+    }
+}
+
+/// How to train, validated.
+#[derive(Debug, Clone)]
+pub enum Trainer {
+    /// Naive Bayes of a kind, with smoothing and priors.
+    NaiveBayes(NbKind, f64, Priors),
+    /// A linear SVM, calibrated or not.
+    Svm(SvmParams, bool),
+    /// k-nearest neighbours, with the vectorizer's weighting, which it applies itself.
+    Knn(KnnParams, Weighting),
+}
+
+impl Trainer {
+    /// Trains on the rows of `x` with class ids `ids` out of `classes`.
+    pub fn fit(&self, x: &Matrix, ids: &[u32], classes: usize) -> Result<Classifier> {
+        Ok(match self {
+            Trainer::NaiveBayes(kind, alpha, priors) => {
+                let mut nb = NaiveBayes::new(*kind, *alpha, priors.clone(), classes, x.cols())?;
+                nb.add(x, ids);
+                Classifier::NaiveBayes(nb)
+            }
+            Trainer::Svm(params, calibrate) => {
+                let train = if *calibrate {
+                    LinearSvm::train_calibrated
+                } else {
+                    LinearSvm::train
+                };
+                Classifier::Svm(train(x, ids, classes, *params)?)
+            }
+            Trainer::Knn(params, weighting) => {
+                Classifier::Knn(Knn::train(x, ids, classes, *weighting, *params)?)
+            }
+        })
+    }
+
+    /// The kind this trainer trains.
+    pub fn kind(&self) -> Kind {
+        match self {
+            Trainer::NaiveBayes(NbKind::Multinomial, ..) => Kind::Mnb,
+            Trainer::NaiveBayes(NbKind::Complement, ..) => Kind::Cnb,
+            Trainer::NaiveBayes(NbKind::Bernoulli, ..) => Kind::Bnb,
+            Trainer::Svm(..) => Kind::Svm,
+            Trainer::Knn(..) => Kind::Knn,
+        }
+    }
+
+    /// The same trainer, with k-NN applying `weighting` to its training counts (the other kinds
+    /// are trained on rows already weighted).
+    pub fn with_weighting(self, weighting: Weighting) -> Self {
+        match self {
+            Trainer::Knn(params, _) => Trainer::Knn(params, weighting),
+            other => other,
+        }
+    }
+
+    /// Whether [`Trainer::fit`] takes raw counts rather than weighted rows: k-NN keeps its
+    /// training documents as counts and weighs them itself, so that an update can weigh them
+    /// again with the new document frequencies.
+    pub fn learns_counts(&self) -> bool {
+        matches!(self, Trainer::Knn(..))
+    }
+
+    /// Rows `rows` of `counted` in `part`'s columns, as [`Trainer::fit`] takes them.
+    pub fn rows(
+        &self,
+        counted: &FittedCorpus,
+        part: &FittedPart,
+        rows: &[usize],
+    ) -> Result<Matrix> {
+        if self.learns_counts() {
+            count_part(counted, part, rows)
+        } else {
+            weigh_part(counted, part, rows)
+        }
+    }
+}
+
+/// A trained classifier.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Classifier {
+    /// One of the naive Bayes models, as counts.
+    NaiveBayes(NaiveBayes),
+    /// A one-vs-rest linear SVM.
+    Svm(LinearSvm),
+    /// A classifier trained on some of the vectorizer's columns (by `bowline select`): rows are
+    /// weighted over the whole vocabulary, as during selection, then cut to those columns.
+    Selected(Selected),
+    /// k-nearest neighbours over the training documents.
+    Knn(Knn),
+}
+
+/// A classifier over a subset of the columns.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Selected {
+    /// For each vectorizer column, its column in `inner`, or `u32::MAX` when not selected.
+    #[serde(with = "crate::packed")]
+    pub columns: Vec<u32>,
+    /// The classifier on the selected columns.
+    pub inner: Box<Classifier>,
+}
+
+impl Classifier {
+    /// Fills `out` (one slot per class) with the scores of one weighted row, whose highest is
+    /// the predicted class. Columns beyond the model's features (terms it never saw) are ignored.
+    pub fn scores(&self, indices: &[u32], values: &[f64], out: &mut [f64]) {
+        match self {
+            Classifier::NaiveBayes(nb) => nb.scorer().scores(indices, values, out),
+            Classifier::Svm(svm) => svm.scores(indices, values, out),
+            Classifier::Knn(knn) => knn.scores(indices, values, out),
+            Classifier::Selected(selected) => {
+                // Selected columns are numbered in vocabulary order, so the row stays sorted.
+                let (kept, weights): (Vec<u32>, Vec<f64>) = indices
+                    .iter()
+                    .zip(values)
+                    .filter_map(|(&j, &v)| match selected.columns.get(j as usize) {
+                        Some(&c) if c != u32::MAX => Some((c, v)),
+                        _ => None,
+                    })
+                    .unzip();
+                selected.inner.scores(&kept, &weights, out);
+            }
+        }
+    }
+
+    /// Fills `out` (one slot per class) with one weighted row's class probabilities: its
+    /// [`scores`](Classifier::scores) turned into [`probabilities`](Classifier::probabilities).
+    pub fn probabilities_of(&self, indices: &[u32], values: &[f64], out: &mut [f64]) {
+        self.scores(indices, values, out);
+        self.probabilities(out);
+    }
+
+    /// Turns one document's scores into class probabilities, in place: naive Bayes posteriors; a
+    /// calibrated SVM's Platt probabilities; for an uncalibrated SVM, a softmax of the decision
+    /// values, which ranks classes but is not a calibrated probability; for k-NN, each class's
+    /// share of the neighbours' votes.
+    pub fn probabilities(&self, scores: &mut [f64]) {
+        let calibrated = match self {
+            Classifier::Svm(svm) => svm.calibrate_scores(scores),
+            Classifier::NaiveBayes(_) => false,
+            Classifier::Selected(selected) => return selected.inner.probabilities(scores),
+            Classifier::Knn(_) => return normalize_votes(scores),
+        };
+        if !calibrated {
+            normalize_log_probabilities(scores);
+        }
+    }
+
+    /// Checks the parts a damaged file could make inconsistent, where decoding alone does not.
+    pub(crate) fn check(&self) -> Result<()> {
+        match self {
+            Classifier::NaiveBayes(nb) => nb.check(),
+            Classifier::Selected(selected) => selected.inner.check(),
+            Classifier::Svm(svm) => svm.check(),
+            // k-NN checks its parts as it is decoded.
+            Classifier::Knn(_) => Ok(()),
+        }
+    }
+
+    /// Whether the classifier learns raw counts rather than weighted rows (k-NN weighs its
+    /// training documents itself, so that an update can weigh them again).
+    pub fn learns_counts(&self) -> bool {
+        matches!(self, Classifier::Knn(_))
+    }
+
+    /// Learns more rows: `rows` (weighted by `merged`, or raw counts when
+    /// [`learns_counts`](Classifier::learns_counts)) of classes `ids` out of `classes`. `merged`
+    /// is `old` extended by the new documents; `columns` gives each of `old`'s columns its place
+    /// in `merged`.
+    ///
+    /// Naive Bayes adds the rows to its counts: with a weighting that depends on the document
+    /// alone (no idf) and no pruning, the result equals training on all documents at once; with
+    /// idf, earlier documents keep the weights they had. k-NN adds the counts and derives its
+    /// weights again from the merged document frequencies: with no pruning the result is the
+    /// model trained on all documents at once. The SVM continues its dual problem over its
+    /// reservoir of earlier rows, re-weighted with the new idf, plus the new rows (see
+    /// [`LinearSvm::update`]).
+    pub fn update(
+        &mut self,
+        rows: &Matrix,
+        ids: &[u32],
+        classes: usize,
+        old: &FittedVectorizer,
+        merged: &FittedVectorizer,
+        columns: &[u32],
+    ) -> Result<()> {
+        let features = merged.terms().len();
+        match self {
+            Classifier::NaiveBayes(nb) => {
+                nb.remap(columns, features, classes);
+                nb.add(rows, ids);
+            }
+            Classifier::Svm(svm) => {
+                let change = ColumnChange {
+                    columns,
+                    rescale: &rescale(old, merged, columns),
+                    l2: merged.config().weighting.norm == Norm::L2,
+                };
+                svm.update(rows, ids, classes, change)?;
+            }
+            Classifier::Knn(knn) => {
+                knn.remap(columns, features, classes);
+                knn.add(rows, ids)?;
+            }
+            Classifier::Selected(_) => return Err(not_updatable()),
+        }
+        Ok(())
+    }
+
+    /// The kind of classifier this is.
+    pub fn kind(&self) -> Kind {
+        match self {
+            Classifier::NaiveBayes(nb) => match nb.kind() {
+                NbKind::Multinomial => Kind::Mnb,
+                NbKind::Complement => Kind::Cnb,
+                NbKind::Bernoulli => Kind::Bnb,
+            },
+            Classifier::Svm(_) => Kind::Svm,
+            Classifier::Selected(selected) => selected.inner.kind(),
+            Classifier::Knn(_) => Kind::Knn,
+        }
+    }
+
+    /// A short name: mnb, cnb, bnb, svm or knn.
+    pub fn name(&self) -> &'static str {
+        self.kind().name()
+    }
+}
+
+/// Per merged column, its new idf over its old one: how the values of earlier rows change. A
+/// column the model did not have, or whose old idf was zero (a term in every document under plain
+/// idf, whose values were all zero), keeps factor 1.
+fn rescale(old: &FittedVectorizer, merged: &FittedVectorizer, columns: &[u32]) -> Vec<f64> {
+    let mut factors = vec![1.0; merged.terms().len()];
+    for (&new, &before) in columns.iter().zip(old.idf()) {
+        if before > 0.0 {
+            factors[new as usize] = merged.idf()[new as usize] / before;
+        }
+    }
+    factors
+}
+
+/// Why a model from `select` cannot learn more documents.
+pub(crate) fn not_updatable() -> Error {
+    Error::Config(
+        "a model from `select` keeps only its selected features and cannot be updated; select \
+         again on all the documents"
+            .into(),
+    )
+}
