@@ -1,7 +1,7 @@
 //! Criterion benchmarks: each analysis stage on its own, the fused analysis, counting, and the
 //! whole fit through the pipeline, and writing the fitted rows as svmlight text.
 //!
-//! Input: 20 Newsgroups train from `../shared/corpora` when it is there (the figures in README),
+//! Input: 20 Newsgroups train from `../shared/corpora` when it is there (the figures in benches/README.md),
 //! otherwise the project's own `corpora/`. Each benchmark first asserts a known count, so a
 //! change that makes a stage faster by doing less work fails instead of looking good.
 

@@ -1,21 +1,65 @@
+#![deny(missing_docs)]
 //! bowline: streaming text classification.
 //!
-//! Documents flow through a fixed sequence of modules, each answering one question:
+//! Train a classifier from `(label, text)` pairs and classify a string:
+//!
+//! ```
+//! use bowline::{Kind, TextClassifier};
+//! let pairs = [("spam", "free prize now"), ("spam", "call now, free prize"), ("ham", "lunch at noon"), ("ham", "lunch?")];
+//! let model = TextClassifier::builder(Kind::Mnb).fit(pairs)?;
+//! assert_eq!(model.predict("a free prize")?.label, "spam");
+//! # Ok::<(), bowline::Error>(())
+//! ```
+//!
+//! [`TextClassifier`] is the facade: [`predict`](TextClassifier::predict) and
+//! [`predict_batch`](TextClassifier::predict_batch) (on the pipeline's worker threads, in input
+//! order), [`update`](TextClassifier::update) with more labelled documents,
+//! [`evaluate`](TextClassifier::evaluate), [`save`](TextClassifier::save) and
+//! [`load`](TextClassifier::load) of the same model file the `bowline` program writes. A
+//! [`Builder`] chooses the [`Kind`] (multinomial, complement or Bernoulli naive Bayes, a linear
+//! SVM, k-nearest neighbours), the analysis and the weighting, then trains
+//! ([`fit`](Builder::fit), [`fit_source`](Builder::fit_source)), cross-validates
+//! ([`cross_validate`](Builder::cross_validate)) or selects features
+//! ([`select`](Builder::select)). [`classifier::OnlineLearner`] learns a stream one document at a
+//! time.
+//!
+//! ```
+//! use bowline::{Kind, TextClassifier};
+//! let mut model = TextClassifier::builder(Kind::Svm).fit([
+//!     ("space", "the rocket reached orbit"),
+//!     ("space", "a rocket launch to orbit and the moon"),
+//!     ("cooking", "bake the bread in a hot oven"),
+//!     ("cooking", "roast onions in the oven"),
+//! ])?;
+//! model.update([("cooking", "simmer onions in the oven")])?;
+//! let predictions = model.predict_batch(["a rocket in orbit", "onions in the oven"])?;
+//! let labels: Vec<&str> = predictions.iter().map(|p| p.label.as_str()).collect();
+//! assert_eq!(labels, ["space", "cooking"]);
+//! # Ok::<(), bowline::Error>(())
+//! ```
+//!
+//! # The flow
+//!
+//! Documents go through modules in one direction; each answers one question and uses only the
+//! ones before it:
 //!
 //! - [`corpus`]: where do documents come from? Class folders, TSV, JSONL, plain lines, stdin;
 //!   bytes are decoded (UTF-8, else Windows-1252) and bad files are reported, never fatal.
 //! - [`analyze`]: how does text become terms? Tokenize, lowercase, stop words, stem, n-grams,
 //!   configured by a serializable [`analyze::AnalyzerConfig`].
-//! - [`pipeline`]: how does the work spread over threads? Stages joined by bounded channels,
-//!   output in input order, errors and panics stopping the whole run.
-//! - [`index`]: where can a corpus be kept, analyzed? A tantivy index with bowline's analyzer as
-//!   its tokenizer, read back as documents by every command.
+//! - [`pipeline`]: how does work spread over threads? Stages joined by bounded channels, output
+//!   in input order, errors and panics stopping the whole run. It knows nothing of text.
 //! - [`vectorize`]: how do terms become numbers? Vocabulary, document frequencies, TF-IDF
 //!   weighting, CSR matrices, the svmlight format.
+//! - [`model`]: how are classes scored? The kinds of classifier, decisions, the model file.
+//! - [`eval`], [`select`]: how good is a model, and which features does it need?
+//! - [`index`]: a corpus kept in a tantivy index, analyzed by bowline's analyzer.
+//! - [`flow`]: how are the stages wired? The document that travels through the pipeline, the
+//!   stages that read, analyze and count it, and the sources they start from.
+//! - [`report`]: figures and charts about a corpus.
+//! - [`classifier`]: the facade above them all.
 //!
-//! # Example
-//!
-//! Fit a TF-IDF vectorizer on three documents and look at the result:
+//! The parts can be used on their own. Fit a TF-IDF vectorizer on three documents:
 //!
 //! ```
 //! use bowline::analyze::{Analyzer, AnalyzerConfig, Terms};
@@ -35,8 +79,25 @@
 //! # Ok::<(), bowline::Error>(())
 //! ```
 //!
-//! The `bowline` binary is a thin layer over [`cli`], which wires these modules together; the
-//! pipeline reads and analyzes a corpus in parallel while the calling thread builds the matrix.
+//! Run a corpus on disk through the pipeline, reporting each file that could not be read:
+//!
+//! ```no_run
+//! use bowline::corpus::ReadOptions;
+//! use bowline::{Kind, Reading, Source, TextClassifier};
+//!
+//! let source = Source::open("corpora".as_ref(), &ReadOptions::default())?;
+//! let mut reading = Reading::default().on_entry(|entry| {
+//!     if !entry.is_document() {
+//!         eprintln!("skipped {}", entry.doc.id);
+//!     }
+//! });
+//! let fitted = TextClassifier::builder(Kind::Svm).fit_source(source, &mut reading)?;
+//! fitted.classifier.save("corpora.model")?;
+//! # Ok::<(), bowline::Error>(())
+//! ```
+//!
+//! The `bowline` program is built with the default feature `cli`; without it
+//! (`default-features = false`) the library compiles none of the program's dependencies.
 
 pub mod analyze;
 pub mod classifier;

@@ -1,5 +1,5 @@
 //! Accuracy floors on the real corpora in `../shared/corpora`, through the command line, with each
-//! classifier's defaults. `.ci/run` runs them; the figures are in README.md.
+//! classifier's defaults. `.ci/run` runs them; the figures are in tests/README.md.
 
 mod common;
 

@@ -11,7 +11,7 @@ const INLINE: usize = 15;
 /// their length into a `u128` key: a lookup hashes two words and compares two words, with no
 /// pointer to follow and no `memcmp` call. Longer tokens go to an ordinary string map.
 ///
-/// The short keys live in a [`ShortTable`], whose slots can be prefetched: a worker that
+/// The short keys live in a `ShortTable`, whose slots can be prefetched: a worker that
 /// locates a block of tokens first and prefetches each token's slot eight tokens ahead of its
 /// lookup took 3–5% less time for `vectorize` on 20 Newsgroups than one-at-a-time lookups in
 /// hashbrown, which wait for memory on most tokens seen only a few times (user CPU 500–525 ms
@@ -114,7 +114,7 @@ impl<V: Default> TokenMemo<V> {
         }
     }
 
-    /// The value memoized for [`fold_ascii`]`(token)`, found without folding a short token
+    /// The value memoized for `fold_ascii(token)`, found without folding a short token
     /// into a string; `scratch` holds the fold of a long one.
     pub fn get_folded(&self, token: &str, scratch: &mut String) -> Option<&V> {
         match pack_folded(token) {

@@ -10,7 +10,12 @@
 //! ```
 //! use bowline::{Kind, TextClassifier};
 //!
-//! let pairs = [("spam", "win a free prize now"), ("ham", "lunch at noon?")];
+//! let pairs = [
+//!     ("spam", "WIN a free prize now"),
+//!     ("spam", "free prize, call now"),
+//!     ("ham", "lunch at noon?"),
+//!     ("ham", "see you at lunch"),
+//! ];
 //! let model = TextClassifier::builder(Kind::Mnb).fit(pairs)?;
 //! assert_eq!(model.predict("a free prize")?.label, "spam");
 //! # Ok::<(), bowline::Error>(())

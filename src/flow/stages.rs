@@ -94,7 +94,7 @@ fn fused_fit_stage<'a>(analyzer: &'a Analyzer, interner: &'a Interner) -> Stage<
 /// The stages of a transform over a fitted vectorizer: reading, analysis, counting and weighting.
 ///
 /// As in [`fit_stages`], the fused layout runs analysis and counting as one stage, whose memo maps
-/// a token straight to an id (see [`AnalyzerWorker::analyze_grams`]); the staged layout counts the terms.
+/// a token straight to an id (see [`AnalyzerWorker::analyze_grams`](crate::analyze::AnalyzerWorker::analyze_grams)); the staged layout counts the terms.
 /// text.
 pub fn transform_stages<'a>(
     analyzer: &'a Analyzer,

@@ -183,7 +183,7 @@ impl Trainer {
     }
 
     /// Rows `rows` of `counted` in `part`'s columns, as [`Trainer::fit`] takes them.
-    pub fn rows(
+    pub(crate) fn rows(
         &self,
         counted: &FittedCorpus,
         part: &FittedPart,

@@ -457,7 +457,7 @@ impl Knn {
 }
 
 /// Turns votes into probabilities, in place: each class's share of the votes, with a floor of
-/// [`PROBABILITY_FLOOR`] so that no class is impossible. Votes are sums of similarities, not log
+/// `PROBABILITY_FLOOR` so that no class is impossible. Votes are sums of similarities, not log
 /// probabilities, so no softmax: a class with twice the votes is twice as probable.
 pub fn normalize_votes(votes: &mut [f64]) {
     let total: f64 = votes.iter().sum();

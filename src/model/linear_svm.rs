@@ -5,7 +5,7 @@
 //! The bias is an extra feature of constant value 1, regularized like the others, as LIBLINEAR
 //! and scikit-learn's `LinearSVC` do. Coordinates are visited in a random order drawn from a
 //! seeded generator, so training is deterministic for a given seed; every class of a problem
-//! shares that order, so that classes can be solved side by side (see [`dual`]).
+//! shares that order, so that classes can be solved side by side (see `dual.rs`).
 //!
 //! Updating continues the same dual problem over the union of old and new rows: the rows kept in
 //! the model's [`Reservoir`] and the new rows are optimized again, while the dual variables of

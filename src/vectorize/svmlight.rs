@@ -144,7 +144,7 @@ mod tests {
     fn a_matrix_of_many_groups_is_written_in_row_order() {
         // Enough rows for several groups of chunks, so that groups are formatted while others
         // are written.
-        let rows = 20 * super::super::ROW_CHUNK + 7;
+        let rows = 20 * super::super::matrix::ROW_CHUNK + 7;
         let mut builder = crate::vectorize::MatrixBuilder::default();
         let mut expected = Vec::new();
         let mut writer = SvmlightWriter::new();

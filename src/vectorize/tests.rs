@@ -1,4 +1,5 @@
 use super::*;
+use crate::analyze::{AnalyzerConfig, Terms};
 
 fn terms(words: &str) -> Terms {
     words.split_whitespace().collect()
@@ -149,7 +150,7 @@ fn rows_filled_in_place_equal_rows_pushed_one_by_one() {
             .collect(),
         values: (0..i % 7).map(|k| (i * 10 + k) as f64).collect(),
     };
-    let rows = 3 * ROW_CHUNK + 5;
+    let rows = 3 * matrix::ROW_CHUNK + 5;
     let mut builder = MatrixBuilder::default();
     (0..rows).for_each(|i| builder.push(&row(i)));
     let pushed = builder.finish(20).unwrap();

@@ -1,0 +1,253 @@
+//! A fitted vectorizer: the vocabulary with its document frequencies, analysis and weighting;
+//! how it is saved; and the vocabulary file of `bowline vectorize`.
+
+use std::path::Path;
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::{Counted, LazyGrams, RowCounter, SparseRow, TermList, VectorizerConfig, Weighting};
+use crate::analyze::{AnalyzerConfig, Terms};
+use crate::error::{Error, Result};
+
+/// What is saved of a fitted vectorizer; the lookup index and idf are rebuilt on load.
+#[derive(Debug, Clone, Deserialize)]
+struct StoredVectorizer {
+    analyzer: AnalyzerConfig,
+    config: VectorizerConfig,
+    n_docs: u32,
+    terms: TermList,
+    df: Vec<u32>,
+}
+
+/// [`StoredVectorizer`] borrowed, to save a vectorizer without copying it.
+#[derive(Serialize)]
+struct StoredRef<'a> {
+    analyzer: &'a AnalyzerConfig,
+    config: &'a VectorizerConfig,
+    n_docs: u32,
+    terms: &'a TermList,
+    df: &'a [u32],
+}
+
+/// A vocabulary with document frequencies and the analysis and weighting that produced it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(try_from = "StoredVectorizer")]
+pub struct FittedVectorizer {
+    pub(super) analyzer: AnalyzerConfig,
+    pub(super) config: VectorizerConfig,
+    pub(super) n_docs: u32,
+    pub(super) terms: TermList,
+    pub(super) df: Vec<u32>,
+    pub(super) idf: Vec<f64>,
+    /// The terms as chains of word ids, for transforms with n-grams; derived.
+    pub(super) grams: LazyGrams,
+}
+
+/// Two vectorizers are equal when their saved parts are; idf is derived.
+impl PartialEq for FittedVectorizer {
+    fn eq(&self, other: &Self) -> bool {
+        self.analyzer == other.analyzer
+            && self.config == other.config
+            && self.n_docs == other.n_docs
+            && self.terms == other.terms
+            && self.df == other.df
+    }
+}
+
+impl TryFrom<StoredVectorizer> for FittedVectorizer {
+    type Error = String;
+
+    fn try_from(stored: StoredVectorizer) -> Result<Self, String> {
+        let s = stored;
+        FittedVectorizer::new(s.analyzer, s.config, s.terms, s.df, s.n_docs)
+            .map_err(|e| e.to_string())
+    }
+}
+
+impl Serialize for FittedVectorizer {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        StoredRef {
+            analyzer: &self.analyzer,
+            config: &self.config,
+            n_docs: self.n_docs,
+            terms: &self.terms,
+            df: &self.df,
+        }
+        .serialize(serializer)
+    }
+}
+
+impl FittedVectorizer {
+    /// Checks the parts for consistency and builds the lookup index and idf.
+    pub(super) fn new(
+        analyzer: AnalyzerConfig,
+        config: VectorizerConfig,
+        terms: TermList,
+        df: Vec<u32>,
+        n_docs: u32,
+    ) -> Result<Self> {
+        analyzer.validate()?;
+        config.validate()?;
+        let broken = |message: &str| Err(Error::Config(format!("vectorizer: {message}")));
+        if terms.len() != df.len() || terms.len() > u32::MAX as usize {
+            return broken("terms and document frequencies differ in number");
+        }
+        if !terms.is_sorted_and_unique() {
+            return broken("terms are not sorted and unique");
+        }
+        if df.iter().any(|&d| d == 0 || d > n_docs) {
+            return broken("a document frequency is outside 1..=documents");
+        }
+        let idf = df
+            .par_iter()
+            .map(|&d| config.weighting.idf(d, n_docs))
+            .collect();
+        Ok(FittedVectorizer {
+            analyzer,
+            config,
+            n_docs,
+            terms,
+            df,
+            idf,
+            grams: LazyGrams::default(),
+        })
+    }
+
+    /// The analysis configuration documents must go through before [`FittedVectorizer::transform`].
+    pub fn analyzer(&self) -> &AnalyzerConfig {
+        &self.analyzer
+    }
+
+    /// The pruning and weighting configuration.
+    pub fn config(&self) -> &VectorizerConfig {
+        &self.config
+    }
+
+    /// The terms, in column order.
+    pub fn terms(&self) -> &TermList {
+        &self.terms
+    }
+
+    /// Document frequencies, in column order.
+    pub fn df(&self) -> &[u32] {
+        &self.df
+    }
+
+    /// Training documents the frequencies were counted on.
+    pub fn n_docs(&self) -> u32 {
+        self.n_docs
+    }
+
+    /// Idf factors, in column order.
+    pub fn idf(&self) -> &[f64] {
+        &self.idf
+    }
+
+    /// This vocabulary with another weighting, its idf computed again: for a corpus counted
+    /// raw and weighed later.
+    pub fn with_weighting(self, weighting: Weighting) -> Result<Self> {
+        let config = VectorizerConfig {
+            weighting,
+            ..self.config
+        };
+        FittedVectorizer::new(self.analyzer, config, self.terms, self.df, self.n_docs)
+    }
+
+    /// This vocabulary grown by `other`'s, as when a model learns from more documents: the union
+    /// of the terms in byte order, document frequencies and document counts added. Analysis and
+    /// weighting stay this vectorizer's. A term new to this vocabulary joins only if it meets
+    /// `min_df` within `other`, so an update prunes its new terms as training did; the maximum
+    /// bounds are not applied again. Returns the merged vectorizer and, for this one's and
+    /// `other`'s columns, their columns in the merged one (`u32::MAX` for a term left out).
+    pub fn extend(
+        &self,
+        other: &FittedVectorizer,
+    ) -> Result<(FittedVectorizer, Vec<u32>, Vec<u32>)> {
+        let min_df = self.config.min_df.min_count(other.n_docs);
+        let known = |term: &str| self.terms.binary_search(term).is_ok();
+        let admitted = other
+            .terms
+            .iter()
+            .zip(&other.df)
+            .filter(|&(term, &df)| df >= min_df || known(term))
+            .map(|(term, _)| term);
+        let mut terms: Vec<&str> = self.terms.iter().chain(admitted).collect();
+        terms.sort_unstable();
+        terms.dedup();
+        let column = |term: &str| terms.binary_search(&term).map_or(u32::MAX, |i| i as u32);
+        let ours: Vec<u32> = self.terms.iter().map(column).collect();
+        let theirs: Vec<u32> = other.terms.iter().map(column).collect();
+        let mut df = vec![0u32; terms.len()];
+        for (&new, &d) in ours
+            .iter()
+            .zip(&self.df)
+            .chain(theirs.iter().zip(&other.df))
+            .filter(|&(&new, _)| new != u32::MAX)
+        {
+            df[new as usize] += d;
+        }
+        let merged = FittedVectorizer::new(
+            self.analyzer.clone(),
+            self.config.clone(),
+            terms.into_iter().collect(),
+            df,
+            self.n_docs.saturating_add(other.n_docs),
+        )?;
+        Ok((merged, ours, theirs))
+    }
+
+    /// The column of `term`, if it is in the vocabulary.
+    pub fn column(&self, term: &str) -> Option<u32> {
+        self.terms.find(term)
+    }
+
+    /// Weighs a row of counts in place; `length` is the document's length in terms.
+    pub fn weigh(&self, row: &mut SparseRow, length: u32) {
+        self.config
+            .weighting
+            .weigh(&row.indices, &mut row.values, length, &self.idf);
+    }
+
+    /// Turns one analyzed document into a weighted row, reusing `counter`'s and `counted`'s
+    /// buffers; terms not in the vocabulary are counted in `counted.oov`.
+    pub fn transform_with(&self, counter: &mut RowCounter, terms: &Terms, counted: &mut Counted) {
+        counter.count(terms, |t| self.column(t), counted);
+        self.weigh(&mut counted.row, counted.length);
+    }
+
+    /// Turns one analyzed document into a weighted row.
+    pub fn transform(&self, terms: &Terms) -> Counted {
+        let mut counted = Counted::default();
+        self.transform_with(&mut RowCounter::default(), terms, &mut counted);
+        counted
+    }
+}
+
+/// The file `bowline vectorize --vocab` writes: the fitted vectorizer and the class names, whose
+/// positions are the integer labels of the svmlight rows.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct VocabularyFile {
+    /// Class names; the label written for a document is its class's position here.
+    pub labels: Vec<String>,
+    /// The fitted vectorizer; svmlight column `j + 1` is `vectorizer.terms()[j]`.
+    pub vectorizer: FittedVectorizer,
+}
+
+impl VocabularyFile {
+    /// Saves as JSON, atomically: a crash never leaves a half-written file in place.
+    pub fn save(&self, path: &Path) -> Result<()> {
+        crate::io::write_atomically(path, |out| {
+            serde_json::to_writer(out, self).map_err(std::io::Error::other)
+        })
+    }
+
+    /// Loads a file saved by [`VocabularyFile::save`].
+    pub fn load(path: &Path) -> Result<Self> {
+        let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+        serde_json::from_reader(std::io::BufReader::new(file)).map_err(|e| Error::Format {
+            path: path.to_path_buf(),
+            message: format!("not a bowline vocabulary file: {e}"),
+        })
+    }
+}

@@ -1,0 +1,198 @@
+//! Learning a vocabulary from training documents: their counts over provisional ids, then the
+//! pruned vocabulary and the training rows.
+
+use std::ops::Range;
+
+use super::{
+    fill_renumbered, for_each_renumbered, vocabulary, Counted, FittedVectorizer, Interner, Matrix,
+    RowCounter, RowSource, SparseRow, VectorizerConfig,
+};
+use crate::analyze::{AnalyzerConfig, Terms};
+use crate::error::{Error, Result};
+
+/// The training documents' counts over provisional ids, collected in input order, with each
+/// id's document frequency and total count.
+///
+/// Each document's row is kept as the counting worker built it instead of being copied into one
+/// growing array: that array's growth (and the copies each doubling made) touched fresh memory
+/// on the collecting thread, which on this project's virtual machine costs a page fault and the
+/// kernel zeroing the page. Keeping the rows made `vectorize` on 20 Newsgroups 0.365 s instead of
+/// 0.395 and multinomial NB training 0.280 s instead of 0.305 (medians of alternating runs).
+#[derive(Debug, Default)]
+pub struct CountRows {
+    pub(super) rows: Vec<SparseRow>,
+    pub(super) lengths: Vec<u32>,
+    pub(super) df: Vec<u32>,
+    pub(super) total: Vec<u64>,
+}
+
+impl CountRows {
+    /// Appends one document's counts.
+    pub fn push(&mut self, counted: Counted) {
+        let row = counted.row;
+        if let Some(&max) = row.indices.last() {
+            if max as usize >= self.df.len() {
+                self.df.resize(max as usize + 1, 0);
+                self.total.resize(max as usize + 1, 0);
+            }
+        }
+        for (&id, &count) in row.indices.iter().zip(&row.values) {
+            self.df[id as usize] += 1;
+            self.total[id as usize] += count as u64;
+        }
+        self.rows.push(row);
+        self.lengths.push(counted.length);
+    }
+
+    /// Documents so far.
+    pub fn len(&self) -> usize {
+        self.lengths.len()
+    }
+
+    /// True before the first document.
+    pub fn is_empty(&self) -> bool {
+        self.lengths.is_empty()
+    }
+}
+
+/// Learns a vocabulary from training documents.
+///
+/// Documents can be added one at a time with [`Fitter::add`], or counted in parallel: the pipeline
+/// stage from [`crate::flow::fit_stage`] on [`Fitter::parts`]'s interner, and the results pushed in input order
+/// on [`Fitter::parts`]'s rows.
+#[derive(Debug)]
+pub struct Fitter {
+    pub(super) config: VectorizerConfig,
+    pub(super) interner: Interner,
+    pub(super) rows: CountRows,
+    pub(super) counter: RowCounter,
+}
+
+impl Fitter {
+    /// A fitter; `config` is validated here.
+    pub fn new(config: VectorizerConfig) -> Result<Self> {
+        config.validate()?;
+        Ok(Fitter {
+            config,
+            interner: Interner::default(),
+            rows: CountRows::default(),
+            counter: RowCounter::default(),
+        })
+    }
+
+    /// Adds one training document.
+    pub fn add(&mut self, terms: &Terms) {
+        let mut counted = Counted::default();
+        let interner = &self.interner;
+        self.counter
+            .count(terms, |t| Some(interner.id(t)), &mut counted);
+        self.rows.push(counted);
+    }
+
+    /// The shared interner for counting stages, and the rows to push their results on.
+    pub fn parts(&mut self) -> (&Interner, &mut CountRows) {
+        (&self.interner, &mut self.rows)
+    }
+
+    /// Documents added so far.
+    pub fn documents(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// Prunes the vocabulary and builds the weighted training matrix.
+    pub fn finish(self, analyzer: AnalyzerConfig) -> Result<(FittedVectorizer, Matrix)> {
+        let (vectorizer, rows) = self.finish_rows(analyzer)?;
+        let matrix = rows.weighed_by(&vectorizer).to_matrix()?;
+        Ok((vectorizer, matrix))
+    }
+
+    /// Prunes the vocabulary and returns it with the training rows, still counts over
+    /// provisional ids: for a caller that visits the weighted rows once, as `vectorize` writes
+    /// them, without building the matrix.
+    pub fn finish_rows(self, analyzer: AnalyzerConfig) -> Result<(FittedVectorizer, TrainingRows)> {
+        let CountRows {
+            rows,
+            lengths,
+            df,
+            total,
+        } = self.rows;
+        let n_docs = u32::try_from(lengths.len())
+            .map_err(|_| Error::Config("more than 4 billion documents".into()))?;
+        let wanted = vocabulary::within_df_bounds(&df, &self.config, n_docs);
+        let terms = self.interner.into_terms(|id| wanted(&id));
+        let (terms, df, remap) = vocabulary::prune(&terms, &df, &total, &self.config, n_docs);
+        let vectorizer = FittedVectorizer::new(analyzer, self.config, terms, df, n_docs)?;
+        let rows = TrainingRows {
+            rows,
+            lengths,
+            remap,
+        };
+        Ok((vectorizer, rows))
+    }
+}
+
+/// The training documents' counts over provisional ids, with the map from those ids to the
+/// fitted vocabulary's columns.
+#[derive(Debug)]
+pub struct TrainingRows {
+    pub(super) rows: Vec<SparseRow>,
+    pub(super) lengths: Vec<u32>,
+    pub(super) remap: Vec<u32>,
+}
+
+impl TrainingRows {
+    /// The rows over the fitted columns, weighed by `vectorizer` as they are visited.
+    pub fn weighed_by<'a>(&'a self, vectorizer: &'a FittedVectorizer) -> WeighedRows<'a> {
+        WeighedRows {
+            rows: self,
+            vectorizer,
+        }
+    }
+}
+
+/// Training rows renumbered and weighed on demand; see [`TrainingRows::weighed_by`].
+pub struct WeighedRows<'a> {
+    pub(super) rows: &'a TrainingRows,
+    pub(super) vectorizer: &'a FittedVectorizer,
+}
+
+impl WeighedRows<'_> {
+    /// The weighted training matrix, built in parallel.
+    pub fn to_matrix(&self) -> Result<Matrix> {
+        let TrainingRows {
+            rows,
+            lengths,
+            remap,
+        } = self.rows;
+        fill_renumbered(
+            rows.len(),
+            self.vectorizer.terms.len(),
+            remap,
+            |i| (&rows[i].indices, &rows[i].values),
+            |i, row| self.vectorizer.weigh(row, lengths[i]),
+        )
+    }
+}
+
+impl RowSource for WeighedRows<'_> {
+    fn rows(&self) -> usize {
+        self.rows.rows.len()
+    }
+
+    fn entries(&self, range: Range<usize>) -> usize {
+        self.rows.rows[range].iter().map(|r| r.indices.len()).sum()
+    }
+
+    fn visit(&self, range: Range<usize>, mut each: impl FnMut(usize, &[u32], &[f64])) {
+        let TrainingRows {
+            rows,
+            lengths,
+            remap,
+        } = self.rows;
+        let row = |i: usize| (&rows[i].indices[..], &rows[i].values[..]);
+        let weigh = |i: usize, row: &mut SparseRow| self.vectorizer.weigh(row, lengths[i]);
+        for_each_renumbered(range, remap, row, weigh, |i, row| {
+            each(i, &row.indices, &row.values);
+        });
+    }
+}

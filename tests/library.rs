@@ -1,0 +1,191 @@
+//! The library's facade, as a Rust program that embeds bowline uses it: fit from pairs, predict,
+//! predict in batches, update, save and load, evaluate, cross-validate and learn online, on the
+//! bundled corpus.
+
+use std::path::Path;
+
+use bowline::classifier::OnlineLearner;
+use bowline::corpus::ReadOptions;
+use bowline::model::{Decision, Kind};
+use bowline::vectorize::{DfBound, Idf, Norm, Tf, VectorizerConfig, Weighting};
+use bowline::{Reading, Source, TextClassifier};
+
+/// The bundled corpus's documents as `(label, text)` pairs, in corpus order.
+fn corpus_pairs() -> Vec<(String, String)> {
+    let source = Source::open(Path::new("corpora"), &ReadOptions::default()).unwrap();
+    source
+        .entries
+        .map(|mut entry| {
+            bowline::corpus::load_pending(&mut entry, u64::MAX);
+            (entry.doc.label.unwrap(), entry.doc.text)
+        })
+        .collect()
+}
+
+/// Raw counts over every term: the weighting under which an update equals retraining.
+fn counts() -> VectorizerConfig {
+    VectorizerConfig {
+        min_df: DfBound::Count(1),
+        weighting: Weighting {
+            tf: Tf::Count,
+            idf: Idf::None,
+            norm: Norm::None,
+        },
+        ..VectorizerConfig::default()
+    }
+}
+
+#[test]
+fn a_classifier_fitted_on_the_corpus_labels_new_sentences() {
+    let source = Source::open(Path::new("corpora"), &ReadOptions::default()).unwrap();
+    let mut seen = 0;
+    let mut reading = Reading::default().on_entry(|_| seen += 1);
+    let builder = TextClassifier::builder(Kind::Svm);
+    let fitted = builder.fit_source(source, &mut reading).unwrap();
+    drop(reading);
+    assert_eq!((fitted.documents, seen), (61, 61));
+    let model = fitted.classifier;
+    assert_eq!(model.labels(), ["computing", "cooking", "space", "sports"]);
+    let cases = [
+        (
+            "The telescope found a new planet beyond the rocket's reach",
+            "space",
+        ),
+        ("Simmer the sauce and season the soup with salt", "cooking"),
+    ];
+    for (text, label) in cases {
+        let prediction = model.predict(text).unwrap();
+        assert_eq!(prediction.label, label, "{text}");
+        assert_eq!(prediction.ranked.len(), 4);
+        assert_eq!(prediction.top(1)[0].0, label);
+        let total: f64 = prediction.ranked.iter().map(|(_, p)| p).sum();
+        assert!((total - 1.0).abs() < 1e-9, "{total}");
+    }
+}
+
+#[test]
+fn predict_batch_agrees_with_predict_in_input_order() {
+    let pairs = corpus_pairs();
+    let model = TextClassifier::builder(Kind::Mnb)
+        .fit(pairs.clone())
+        .unwrap();
+    let texts: Vec<String> = pairs.iter().map(|(_, text)| text.clone()).collect();
+    let batch = model.predict_batch(texts.clone()).unwrap();
+    assert_eq!(batch.len(), 61);
+    for (text, from_batch) in texts.iter().zip(&batch) {
+        assert_eq!(&model.predict(text).unwrap(), from_batch, "{text}");
+    }
+}
+
+#[test]
+fn naive_bayes_updated_with_the_rest_equals_training_on_all() {
+    let pairs = corpus_pairs();
+    let (first, rest): (Vec<_>, Vec<_>) = pairs
+        .iter()
+        .cloned()
+        .enumerate()
+        .partition(|(i, _)| i % 3 != 0);
+    let strip = |part: Vec<(usize, (String, String))>| -> Vec<(String, String)> {
+        part.into_iter().map(|(_, pair)| pair).collect()
+    };
+    let builder = TextClassifier::builder(Kind::Mnb).vectorizer(counts());
+    let mut updated = builder.clone().fit(strip(first)).unwrap();
+    let learned = updated.update(strip(rest)).unwrap();
+    assert_eq!(learned.documents, 21);
+    let all = builder.fit(pairs).unwrap();
+    let (a, b) = (updated.model(), all.model());
+    assert_eq!(a.labels, b.labels);
+    assert_eq!(a.vectorizer.terms(), b.vectorizer.terms());
+    assert_eq!(a.classifier, b.classifier);
+    assert_eq!(a.info.docs_per_class, b.info.docs_per_class);
+}
+
+#[test]
+fn a_saved_model_loads_as_it_was() {
+    let model = TextClassifier::builder(Kind::Cnb)
+        .fit(corpus_pairs())
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cnb.model");
+    model.save(&path).unwrap();
+    let loaded = TextClassifier::load(&path).unwrap();
+    assert_eq!(loaded.model(), model.model());
+    let text = "Whisk the eggs with sugar";
+    assert_eq!(loaded.predict(text).unwrap(), model.predict(text).unwrap());
+}
+
+#[test]
+fn evaluation_counts_known_and_unknown_labels() {
+    let model = TextClassifier::builder(Kind::Mnb)
+        .fit(corpus_pairs())
+        .unwrap();
+    let mut test = corpus_pairs();
+    test.push(("gardening".into(), "plant the tulips in autumn".into()));
+    let source = Source::labelled(test);
+    let evaluation = model
+        .evaluate(source, &mut Reading::default(), &Decision::MostProbable)
+        .unwrap();
+    assert_eq!(evaluation.report.docs, 61);
+    assert_eq!(evaluation.unknown_labels.get("gardening"), Some(&1));
+    // Multinomial NB's default min-df 2 leaves too few terms to fit all 61 training documents.
+    let correct = (evaluation.report.accuracy * 61.0).round();
+    assert_eq!(correct, 54.0, "{}", evaluation.report.accuracy);
+    assert_eq!(evaluation.total_cost, None);
+}
+
+#[test]
+fn cross_validation_holds_out_every_document_once() {
+    let source = Source::labelled(corpus_pairs());
+    let builder = TextClassifier::builder(Kind::Svm);
+    let report = builder
+        .cross_validate(source, &mut Reading::default(), 5, 1)
+        .unwrap();
+    assert_eq!(report.folds.len(), 5);
+    assert_eq!(report.folds.iter().map(|f| f.docs).sum::<u64>(), 61);
+    let mean = report.folds.iter().map(|f| f.accuracy).sum::<f64>() / 5.0;
+    assert!((report.accuracy.mean - mean).abs() < 1e-12);
+}
+
+#[test]
+fn online_learning_one_document_at_a_time_equals_training_on_all() {
+    let pairs = corpus_pairs();
+    let builder = TextClassifier::builder(Kind::Mnb).vectorizer(counts());
+    let analysis = builder.analysis_config().clone();
+    let alpha = Kind::Mnb.default_alpha();
+    let mut learner = OnlineLearner::new(Kind::Mnb, analysis, counts(), alpha).unwrap();
+    for (label, text) in &pairs {
+        learner.learn(label, text).unwrap();
+    }
+    let streamed = learner.to_model().unwrap();
+    let all = builder.fit(pairs).unwrap();
+    assert_eq!(streamed.vectorizer.terms(), all.model().vectorizer.terms());
+    assert_eq!(&streamed.classifier, &all.model().classifier);
+}
+
+#[test]
+fn errors_name_what_is_wrong() {
+    let one_class = TextClassifier::builder(Kind::Mnb).fit([("a", "text"), ("a", "more")]);
+    let message = one_class.unwrap_err().to_string();
+    assert!(message.contains("at least two classes"), "{message}");
+    let knn = TextClassifier::builder(Kind::Knn);
+    let options = bowline::classifier::SelectOptions {
+        greedy: bowline::select::Greedy {
+            metric: bowline::select::Metric::Accuracy,
+            max_features: 10,
+            tol: 0.0,
+            patience: 5,
+        },
+        candidates: 10,
+        rank_by: bowline::select::RankBy::Chi2,
+        dev: None,
+        dev_split: 0.2,
+        seed: 1,
+        refit: false,
+        test: None,
+    };
+    let source = Source::labelled(corpus_pairs());
+    let error = knn
+        .select(source, options, &mut Reading::default(), |_, _| {})
+        .unwrap_err();
+    assert!(error.to_string().contains("k-NN"), "{error}");
+}
