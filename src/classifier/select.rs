@@ -287,9 +287,9 @@ fn train_and_dev(
 /// The naive Bayes event model and smoothing that order the features: the classifier's own for
 /// multinomial and Bernoulli NB, multinomial NB's defaults for the others.
 fn event_of(trainer: &Trainer) -> (Event, f64) {
-    match trainer {
-        Trainer::NaiveBayes(NbKind::Bernoulli, alpha, _) => (Event::Bernoulli, *alpha),
-        Trainer::NaiveBayes(NbKind::Multinomial, alpha, _) => (Event::Multinomial, *alpha),
+    match trainer.naive_bayes() {
+        Some((NbKind::Bernoulli, alpha)) => (Event::Bernoulli, alpha),
+        Some((NbKind::Multinomial, alpha)) => (Event::Multinomial, alpha),
         _ => (Event::Multinomial, Kind::Mnb.default_alpha()),
     }
 }

@@ -8,7 +8,7 @@ use super::log::ReadLog;
 use super::{AnalysisArgs, InputArgs, Outcome, RuntimeArgs, VocabularyArgs};
 use bowline::analyze::AnalyzerConfig;
 use bowline::model::{
-    Classifier, Kind, KnnParams, Loss, NaiveBayes, Priors, Similarity, SvmParams, Trainer,
+    Classifier, Kind, KnnParams, Loss, Params, Priors, Similarity, SvmParams, Trainer,
 };
 use bowline::vectorize::Weighting;
 use bowline::{Builder, Error, Result, Source};
@@ -119,44 +119,32 @@ impl ClassifierArgs {
         weighting: Weighting,
     ) -> Result<Trainer> {
         self.refuse_foreign_flags(choice)?;
-        let trainer = match (choice, choice.naive_bayes()) {
-            (_, Some(kind)) => {
-                let priors = match self.priors {
-                    PriorChoice::Learned => Priors::Learned,
-                    PriorChoice::Uniform => Priors::Uniform,
-                };
-                let alpha = self.alpha.unwrap_or(choice.default_alpha());
-                // Validated here rather than after the corpus has been read.
-                NaiveBayes::new(kind, alpha, priors.clone(), 1, 0)?;
-                Trainer::NaiveBayes(kind, alpha, priors)
-            }
-            (Kind::Knn, None) => {
-                let defaults = KnnParams::default();
-                let similarity = match self.similarity {
-                    None => defaults.similarity,
+        let (svm, knn) = (SvmParams::default(), KnnParams::default());
+        let params = Params {
+            alpha: self.alpha,
+            priors: match self.priors {
+                PriorChoice::Learned => Priors::Learned,
+                PriorChoice::Uniform => Priors::Uniform,
+            },
+            svm: SvmParams {
+                loss: self.loss.unwrap_or(svm.loss),
+                c: self.c.unwrap_or(svm.c),
+                tolerance: self.tolerance.unwrap_or(svm.tolerance),
+                max_iterations: self.max_iterations.unwrap_or(svm.max_iterations),
+                seed: seed.unwrap_or(svm.seed),
+                reservoir: self.reservoir.unwrap_or(svm.reservoir),
+            },
+            calibrate: self.calibrate,
+            knn: KnnParams {
+                k: self.k.unwrap_or(knn.k),
+                similarity: match self.similarity {
+                    None => knn.similarity,
                     Some(SimilarityChoice::Cosine) => Similarity::Cosine,
                     Some(SimilarityChoice::Bm25) => Similarity::bm25(),
-                };
-                let k = self.k.unwrap_or(defaults.k);
-                let params = KnnParams { k, similarity };
-                params.validate()?;
-                Trainer::Knn(params, weighting)
-            }
-            (_, None) => {
-                let defaults = SvmParams::default();
-                let params = SvmParams {
-                    loss: self.loss.unwrap_or(defaults.loss),
-                    c: self.c.unwrap_or(defaults.c),
-                    tolerance: self.tolerance.unwrap_or(defaults.tolerance),
-                    max_iterations: self.max_iterations.unwrap_or(defaults.max_iterations),
-                    seed: seed.unwrap_or(defaults.seed),
-                    reservoir: self.reservoir.unwrap_or(defaults.reservoir),
-                };
-                params.validate()?;
-                Trainer::Svm(params, self.calibrate)
-            }
+                },
+            },
         };
-        Ok(trainer)
+        choice.trainer(&params, weighting)
     }
 
     /// Refuses the flags of the classifiers other than `choice`.
@@ -236,13 +224,8 @@ fn source(args: &TrainArgs, kind: Kind) -> Result<(&Path, AnalyzerConfig)> {
 /// Reports the classes whose SVM, if the classifier is or wraps one, stopped at the iteration
 /// cap.
 pub(super) fn report_unconverged(classifier: &Classifier, classes: &[String]) {
-    let svm = match classifier {
-        Classifier::Svm(svm) => svm,
-        Classifier::Selected(selected) => match selected.inner.as_ref() {
-            Classifier::Svm(svm) => svm,
-            _ => return,
-        },
-        _ => return,
+    let Some(svm) = classifier.svm() else {
+        return;
     };
     for (binary, class) in svm.convergence().iter().zip(classes) {
         if !binary.converged {

@@ -51,10 +51,31 @@ impl Kind {
     /// The kind's trainer with its default parameters; `weighting` is the vectorizer's, which
     /// k-NN applies to its training counts itself.
     pub fn default_trainer(self, weighting: Weighting) -> Trainer {
+        self.build(&Params::default(), weighting)
+    }
+
+    /// The kind's trainer with `params` (each kind reads its own), validated; `weighting` is the
+    /// vectorizer's, which k-NN applies to its training counts itself.
+    pub fn trainer(self, params: &Params, weighting: Weighting) -> Result<Trainer> {
+        let trainer = self.build(params, weighting);
+        match &trainer {
+            Trainer::NaiveBayes(kind, alpha, priors) => {
+                NaiveBayes::new(*kind, *alpha, priors.clone(), 1, 0)?;
+            }
+            Trainer::Svm(svm, _) => svm.validate()?,
+            Trainer::Knn(knn, _) => knn.validate()?,
+        }
+        Ok(trainer)
+    }
+
+    fn build(self, params: &Params, weighting: Weighting) -> Trainer {
         match self.naive_bayes() {
-            Some(nb) => Trainer::NaiveBayes(nb, self.default_alpha(), Priors::Learned),
-            None if self == Kind::Knn => Trainer::Knn(KnnParams::default(), weighting),
-            None => Trainer::Svm(SvmParams::default(), false),
+            Some(nb) => {
+                let alpha = params.alpha.unwrap_or(self.default_alpha());
+                Trainer::NaiveBayes(nb, alpha, params.priors.clone())
+            }
+            None if self == Kind::Knn => Trainer::Knn(params.knn, weighting),
+            None => Trainer::Svm(params.svm, params.calibrate),
         }
     }
 
@@ -121,6 +142,22 @@ impl Kind {
     }
 }
 
+/// Every kind's parameters, each at its default until set; a kind reads only its own.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Params {
+    /// Naive Bayes smoothing, > 0; `None` takes the kind's default.
+    pub alpha: Option<f64>,
+    /// Naive Bayes class priors.
+    pub priors: Priors,
+    /// The SVM's parameters.
+    pub svm: SvmParams,
+    /// The SVM: fit Platt scaling on a held-out fifth of the training data, so that its
+    /// probabilities are calibrated (trains twice).
+    pub calibrate: bool,
+    /// k-NN's parameters.
+    pub knn: KnnParams,
+}
+
 /// How to train, validated.
 #[derive(Debug, Clone)]
 pub enum Trainer {
@@ -172,6 +209,14 @@ impl Trainer {
         match self {
             Trainer::Knn(params, _) => Trainer::Knn(params, weighting),
             other => other,
+        }
+    }
+
+    /// The naive Bayes event model and smoothing of a naive Bayes trainer.
+    pub fn naive_bayes(&self) -> Option<(NbKind, f64)> {
+        match self {
+            Trainer::NaiveBayes(kind, alpha, _) => Some((*kind, *alpha)),
+            _ => None,
         }
     }
 
@@ -326,6 +371,15 @@ impl Classifier {
             Classifier::Selected(_) => return Err(not_updatable()),
         }
         Ok(())
+    }
+
+    /// The SVM this classifier is, or is trained on selected columns of.
+    pub fn svm(&self) -> Option<&LinearSvm> {
+        match self {
+            Classifier::Svm(svm) => Some(svm),
+            Classifier::Selected(selected) => selected.inner.svm(),
+            _ => None,
+        }
     }
 
     /// The kind of classifier this is.

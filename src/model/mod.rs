@@ -19,7 +19,7 @@ pub mod reservoir;
 pub use decision::{CostMatrix, Decision};
 pub use format::{Model, FORMAT_VERSION};
 pub use info::{utc_now, TrainingInfo};
-pub use kinds::{Classifier, Kind, Selected, Trainer};
+pub use kinds::{Classifier, Kind, Params, Selected, Trainer};
 pub use knn::{normalize_votes, Knn, KnnParams, Similarity};
 pub use linear_svm::{ColumnChange, LinearSvm, Loss, SvmParams};
 pub use naive_bayes::{

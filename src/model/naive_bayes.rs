@@ -28,9 +28,10 @@ pub enum NbKind {
 }
 
 /// Class prior probabilities.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub enum Priors {
     /// Proportional to the training documents per class.
+    #[default]
     Learned,
     /// Equal for every class.
     Uniform,
