@@ -189,3 +189,26 @@ fn errors_name_what_is_wrong() {
         .unwrap_err();
     assert!(error.to_string().contains("k-NN"), "{error}");
 }
+
+/// A model written by bowline's format version 3 (before character n-grams), with the
+/// predictions that bowline printed for it then (`bowline classify`).
+#[test]
+fn a_model_of_format_version_3_still_loads_and_predicts_as_it_did() {
+    let model = TextClassifier::load("tests/fixtures/model-v3-mnb.bowline").unwrap();
+    assert_eq!(model.labels(), ["computing", "cooking", "space", "sports"]);
+    let analysis = model.model().vectorizer.analyzer();
+    assert_eq!((analysis.char_ngrams, analysis.words), (None, true));
+    let then = [
+        ("The telescope found a new planet", "space", 0.881346),
+        ("Simmer the sauce with salt", "cooking", 0.919106),
+        ("the striker scored a goal", "sports", 0.876874),
+    ];
+    for (text, label, probability) in then {
+        let prediction = model.predict(text).unwrap();
+        assert_eq!(prediction.label, label);
+        assert!(
+            (prediction.probability - probability).abs() < 1e-6,
+            "{text}"
+        );
+    }
+}

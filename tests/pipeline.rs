@@ -81,10 +81,20 @@ fn texts() -> impl Strategy<Value = Vec<String>> {
     prop::collection::vec(text, 1..40)
 }
 
+/// Character n-grams: none, alone, or beside words.
+fn char_ngrams() -> impl Strategy<Value = (Option<(usize, usize)>, bool)> {
+    let sizes = (1usize..=4).prop_flat_map(|max| (1..=max, Just(max)));
+    prop_oneof![
+        2 => Just((None, true)),
+        1 => (sizes, any::<bool>()).prop_map(|(range, words)| (Some(range), words)),
+    ]
+}
+
 fn configs() -> impl Strategy<Value = AnalyzerConfig> {
     let sizes = (1usize..=3).prop_flat_map(|max| (1..=max, Just(max)));
-    (any::<bool>(), any::<bool>(), any::<bool>(), sizes).prop_map(
-        |(lower, stop, stem, (ngram_min, ngram_max))| AnalyzerConfig {
+    let words = (any::<bool>(), any::<bool>(), any::<bool>(), sizes);
+    (words, char_ngrams()).prop_map(
+        |((lower, stop, stem, (ngram_min, ngram_max)), (char_ngrams, words))| AnalyzerConfig {
             min_token_len: 1,
             lowercase: lower,
             stop_words: if stop {
@@ -99,6 +109,8 @@ fn configs() -> impl Strategy<Value = AnalyzerConfig> {
             },
             ngram_min,
             ngram_max,
+            char_ngrams,
+            words,
             ..AnalyzerConfig::default()
         },
     )

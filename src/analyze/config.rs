@@ -123,6 +123,20 @@ pub struct AnalyzerConfig {
     pub ngram_min: usize,
     /// Largest n-gram size; default 1, range `ngram_min`..=8.
     pub ngram_max: usize,
+    /// Character n-grams, `(min, max)` characters, of each whitespace-separated word padded with
+    /// a space on each side, as scikit-learn's `analyzer='char_wb'` forms them; default none.
+    /// They come from the text itself, lowercased if `lowercase` is on: stop words, stemming and
+    /// token lengths do not apply to them.
+    #[serde(default)]
+    pub char_ngrams: Option<(usize, usize)>,
+    /// Make word terms (words and word n-grams); default true. Off, a document's terms are its
+    /// character n-grams alone.
+    #[serde(default = "yes")]
+    pub words: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl Default for AnalyzerConfig {
@@ -135,12 +149,17 @@ impl Default for AnalyzerConfig {
             stemmer: Some(Language::English),
             ngram_min: 1,
             ngram_max: 1,
+            char_ngrams: None,
+            words: true,
         }
     }
 }
 
 /// Longest n-gram accepted: beyond this, vocabularies explode without helping classification.
 pub const MAX_NGRAM: usize = 8;
+
+/// Longest character n-gram accepted, in characters.
+pub const MAX_CHAR_NGRAM: usize = 16;
 
 impl AnalyzerConfig {
     /// Checks every parameter; the only place they are checked.
@@ -157,7 +176,26 @@ impl AnalyzerConfig {
                 self.ngram_min, self.ngram_max
             )));
         }
+        if let Some((min, max)) = self.char_ngrams {
+            if min == 0 || min > max || max > MAX_CHAR_NGRAM {
+                return Err(Error::Config(format!(
+                    "character n-gram range {min}..={max} must satisfy 1 <= min <= max <= \
+                     {MAX_CHAR_NGRAM}"
+                )));
+            }
+        }
+        if !self.words && self.char_ngrams.is_none() {
+            return Err(Error::Config(
+                "an analysis without words needs character n-grams".into(),
+            ));
+        }
         Ok(())
+    }
+
+    /// Whether every term is a word or a word n-gram, so that terms can be counted by the ids
+    /// of their words without their text (see `AnalyzerWorker::analyze_grams`).
+    pub fn words_only(&self) -> bool {
+        self.words && self.char_ngrams.is_none()
     }
 }
 

@@ -10,6 +10,7 @@
 //! [`crate::flow`] wraps them as pipeline stages over batches of documents;
 //! [`AnalyzerWorker::analyze`] runs them all on one text, reusing its buffers.
 
+pub mod char_ngrams;
 mod config;
 pub mod lowercase;
 mod memo;
@@ -19,7 +20,7 @@ pub mod stop_words;
 mod terms;
 pub mod tokenize;
 
-pub use config::{AnalyzerConfig, Language, StopWords, MAX_NGRAM};
+pub use config::{AnalyzerConfig, Language, StopWords, MAX_CHAR_NGRAM, MAX_NGRAM};
 pub use memo::TokenMemo as WordMemo;
 use memo::TokenMemo;
 pub use stem::StemCache;
@@ -74,6 +75,7 @@ impl Analyzer {
             grams: Vec::new(),
             key: String::new(),
             scratch_word: String::new(),
+            char_starts: Vec::new(),
         }
     }
 
@@ -81,12 +83,34 @@ impl Analyzer {
     /// stage (see [`crate::flow`]); [`AnalyzerWorker::analyze`] runs them all at once.
     pub fn steps(&self) -> Vec<(&'static str, Step<'_>)> {
         let config = &self.config;
-        let steps: [(&'static str, bool, Step<'_>); 5] = [
-            ("tokenize", true, AnalyzerWorker::tokenize),
-            ("lowercase", config.lowercase, AnalyzerWorker::lowercase),
-            ("stopwords", !self.stop.is_empty(), AnalyzerWorker::prune),
-            ("stem", config.stemmer.is_some(), AnalyzerWorker::stem),
-            ("ngrams", config.ngram_max > 1, AnalyzerWorker::ngrams),
+        let words = config.words;
+        let steps: [(&'static str, bool, Step<'_>); 6] = [
+            ("tokenize", words, AnalyzerWorker::tokenize),
+            (
+                "lowercase",
+                words && config.lowercase,
+                AnalyzerWorker::lowercase,
+            ),
+            (
+                "stopwords",
+                words && !self.stop.is_empty(),
+                AnalyzerWorker::prune,
+            ),
+            (
+                "stem",
+                words && config.stemmer.is_some(),
+                AnalyzerWorker::stem,
+            ),
+            (
+                "ngrams",
+                words && config.ngram_max > 1,
+                AnalyzerWorker::ngrams,
+            ),
+            (
+                "char-ngrams",
+                config.char_ngrams.is_some(),
+                AnalyzerWorker::char_ngrams,
+            ),
         ];
         steps
             .into_iter()
@@ -117,9 +141,12 @@ pub struct AnalyzerWorker<'a> {
     /// A block of the current document's tokens, as memo keys and byte ranges, for
     /// [`AnalyzerWorker::analyze_grams`].
     located: Vec<(u128, Range<usize>)>,
-    /// Buffers for a lowercased memo key and a lowercased stop-word candidate.
+    /// Buffers for a lowercased memo key (or a padded word for character n-grams) and a
+    /// lowercased stop-word candidate.
     key: String,
     scratch_word: String,
+    /// Where each character of a padded word starts, for character n-grams.
+    char_starts: Vec<usize>,
 }
 
 impl AnalyzerWorker<'_> {
@@ -130,10 +157,18 @@ impl AnalyzerWorker<'_> {
     /// lookup instead of three stages. The staged pipeline runs the stages one by one; the
     /// property test in `tests/pipeline.rs` checks that both give identical output.
     pub fn analyze(&mut self, text: &str, out: &mut Terms) {
+        out.clear();
+        if self.analyzer.config.words {
+            self.analyze_words(text, out);
+        }
+        self.char_ngrams(text, out);
+    }
+
+    /// The word terms of `text`, memoized as [`AnalyzerWorker::analyze`] says.
+    fn analyze_words(&mut self, text: &str, out: &mut Terms) {
         let mut tokens = std::mem::take(&mut self.tokens);
         let mut key = std::mem::take(&mut self.key);
         self.tokenize(text, &mut tokens);
-        out.clear();
         for token in tokens.iter() {
             if let Some(term) = self.memoized(&self.memo, token, &mut key) {
                 if let Some(term) = term {
@@ -393,6 +428,15 @@ impl AnalyzerWorker<'_> {
     fn ngrams(&mut self, _: &str, terms: &mut Terms) {
         let config = &self.analyzer.config;
         ngrams::ngrams(terms, config.ngram_min, config.ngram_max, &mut self.scratch);
+    }
+
+    /// Appends the character n-grams of `text`, if the configuration asks for them.
+    fn char_ngrams(&mut self, text: &str, terms: &mut Terms) {
+        let config = &self.analyzer.config;
+        if let Some(range) = config.char_ngrams {
+            let (word, starts) = (&mut self.key, &mut self.char_starts);
+            char_ngrams::char_ngrams(text, config.lowercase, range, word, starts, terms);
+        }
     }
 }
 

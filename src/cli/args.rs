@@ -97,6 +97,11 @@ pub struct AnalysisArgs {
     /// Word n-gram sizes, `N` or `MIN..MAX` (inclusive) [default: 1].
     #[arg(long, value_name = "RANGE", value_parser = parse_range)]
     pub ngrams: Option<(usize, usize)>,
+    /// Character n-gram sizes, `N` or `MIN..MAX`, within each word padded with spaces
+    /// (scikit-learn's char_wb). Alone they replace words; give --ngrams too to keep both
+    /// [default: none].
+    #[arg(long, value_name = "RANGE", value_parser = parse_range)]
+    pub char_ngrams: Option<(usize, usize)>,
 }
 
 fn parse_range(text: &str) -> Result<(usize, usize), String> {
@@ -117,6 +122,7 @@ impl AnalysisArgs {
             || self.stop_words_file.is_some()
             || self.stem.is_some()
             || self.ngrams.is_some()
+            || self.char_ngrams.is_some()
     }
 
     /// The analyzer configuration, validated, with unset flags taken from the library defaults.
@@ -144,6 +150,12 @@ impl AnalysisArgs {
             stemmer: self.stem.map_or(defaults.stemmer, |choice| choice.0),
             ngram_min,
             ngram_max,
+            char_ngrams: self.char_ngrams.or(defaults.char_ngrams),
+            words: match (self.char_ngrams, self.ngrams) {
+                (Some(_), None) => false,
+                (Some(_), Some(_)) => true,
+                (None, _) => defaults.words,
+            },
         };
         config.validate()?;
         Ok(config)

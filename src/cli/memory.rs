@@ -36,10 +36,10 @@ pub fn return_freed_pages_at_once() {
     }
 }
 
-/// Prepares the allocator for a fit with `analysis`: one that forms n-grams returns freed
-/// pages at once (see above).
+/// Prepares the allocator for a fit with `analysis`: one that forms word or character n-grams
+/// returns freed pages at once (see above).
 pub fn prepare_for(analysis: &bowline::analyze::AnalyzerConfig) {
-    if analysis.ngram_max > 1 {
+    if analysis.ngram_max > 1 || analysis.char_ngrams.is_some() {
         return_freed_pages_at_once();
     }
 }

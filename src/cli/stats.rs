@@ -53,6 +53,11 @@ pub fn run(args: StatsArgs) -> Result<Outcome> {
         .as_ref()
         .map_or_else(AnalyzerConfig::default, |i| i.analyzer.clone());
     let analyzer = Analyzer::new(args.analysis.config_over(&base)?)?;
+    if analyzer.config().char_ngrams.is_some() {
+        return Err(Error::Config(
+            "stats describes words; --char-ngrams is for the commands that build features".into(),
+        ));
+    }
     let mut collector = Collector::new(analyzer.config().clone());
     let mut read_into = |entries: Entries, note: &mut dyn FnMut(&Entry)| {
         let limit = read.max_doc_bytes;

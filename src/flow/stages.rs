@@ -51,7 +51,15 @@ pub fn fit_stages<'a>(
 ) -> Vec<Stage<'a, Analyzed>> {
     let fused_stage = || fused_fit_stage(analyzer, interner);
     let counting = || fit_stage(interner);
-    counting_stages(analyzer, max_doc_bytes, fused, fused, fused_stage, counting)
+    let by_ids = fused && analyzer.config().words_only();
+    counting_stages(
+        analyzer,
+        max_doc_bytes,
+        fused,
+        by_ids,
+        fused_stage,
+        counting,
+    )
 }
 
 /// Reading and analysis followed by a counting stage; or, when `counts_in_analysis`, reading
@@ -104,7 +112,15 @@ pub fn transform_stages<'a>(
 ) -> Vec<Stage<'a, Analyzed>> {
     let fused_stage = || fused_transform_stage(analyzer, vectorizer);
     let counting = || transform_stage(vectorizer);
-    counting_stages(analyzer, max_doc_bytes, fused, fused, fused_stage, counting)
+    let by_ids = fused && analyzer.config().words_only();
+    counting_stages(
+        analyzer,
+        max_doc_bytes,
+        fused,
+        by_ids,
+        fused_stage,
+        counting,
+    )
 }
 
 fn fused_transform_stage<'a>(

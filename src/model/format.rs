@@ -14,8 +14,8 @@ use crate::error::{Error, Result};
 use crate::vectorize::FittedVectorizer;
 
 const MAGIC: &[u8; 8] = b"BOWLINE\x01";
-/// The format this bowline writes and reads.
-pub const FORMAT_VERSION: u32 = 3;
+/// The format this bowline writes. It reads this one and the earlier ones in [`legacy`].
+pub const FORMAT_VERSION: u32 = 4;
 const HEADER: usize = 8 + 4 + 8 + 4;
 
 /// A model file's contents.
@@ -78,9 +78,11 @@ impl Model {
             out
         };
         let version = u64::from_le_bytes(field(8..12)) as u32;
-        if version != FORMAT_VERSION {
+        if version != FORMAT_VERSION && version != legacy::VERSION_3 {
             return Err(problem(format!(
-                "model format version {version}; this bowline reads version {FORMAT_VERSION}"
+                "model format version {version}; this bowline reads versions {} to \
+                 {FORMAT_VERSION}",
+                legacy::VERSION_3
             )));
         }
         let length = u64::from_le_bytes(field(12..20));
@@ -95,8 +97,11 @@ impl Model {
         if crc32fast::hash(payload) != checksum {
             return Err(problem("corrupted model file: checksum mismatch".into()));
         }
-        let model: Model = postcard::from_bytes(payload)
-            .map_err(|e| problem(format!("corrupted model file: {e}")))?;
+        let decoded = match version {
+            legacy::VERSION_3 => legacy::decode_3(payload),
+            _ => postcard::from_bytes(payload).map_err(|e| e.to_string()),
+        };
+        let model = decoded.map_err(|e| problem(format!("corrupted model file: {e}")))?;
         model.classifier.check().map_err(|e| match e {
             Error::Config(message) => problem(format!("corrupted model file: {message}")),
             other => other,
@@ -147,6 +152,73 @@ impl std::io::Write for Digest {
 
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
+    }
+}
+
+/// Model files of earlier formats, read into today's [`Model`].
+pub mod legacy {
+    use serde::Deserialize;
+
+    use super::Model;
+    use crate::analyze::{AnalyzerConfig, Language, StopWords};
+    use crate::model::{Classifier, TrainingInfo};
+    use crate::vectorize::{FittedVectorizer, TermList, VectorizerConfig};
+
+    /// Version 3: an analysis without character n-grams.
+    pub const VERSION_3: u32 = 3;
+
+    #[derive(Deserialize)]
+    struct Analysis3 {
+        min_token_len: usize,
+        max_token_len: usize,
+        lowercase: bool,
+        stop_words: StopWords,
+        stemmer: Option<Language>,
+        ngram_min: usize,
+        ngram_max: usize,
+    }
+
+    #[derive(Deserialize)]
+    struct Vectorizer3 {
+        analyzer: Analysis3,
+        config: VectorizerConfig,
+        n_docs: u32,
+        terms: TermList,
+        df: Vec<u32>,
+    }
+
+    #[derive(Deserialize)]
+    struct Model3 {
+        vectorizer: Vectorizer3,
+        labels: Vec<String>,
+        classifier: Classifier,
+        info: TrainingInfo,
+    }
+
+    /// Decodes a version 3 payload.
+    pub(super) fn decode_3(payload: &[u8]) -> Result<Model, String> {
+        let old: Model3 = postcard::from_bytes(payload).map_err(|e| e.to_string())?;
+        let v = old.vectorizer;
+        let a = v.analyzer;
+        let analyzer = AnalyzerConfig {
+            min_token_len: a.min_token_len,
+            max_token_len: a.max_token_len,
+            lowercase: a.lowercase,
+            stop_words: a.stop_words,
+            stemmer: a.stemmer,
+            ngram_min: a.ngram_min,
+            ngram_max: a.ngram_max,
+            char_ngrams: None,
+            words: true,
+        };
+        let vectorizer = FittedVectorizer::from_parts(analyzer, v.config, v.terms, v.df, v.n_docs)
+            .map_err(|e| e.to_string())?;
+        Ok(Model {
+            vectorizer,
+            labels: old.labels,
+            classifier: old.classifier,
+            info: old.info,
+        })
     }
 }
 

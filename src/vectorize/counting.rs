@@ -96,7 +96,7 @@ impl<'a> DocumentCounter<'a> {
     /// vocabulary's [`GramIndex`](super::gram_index::GramIndex) is built, the memo maps each
     /// token to a word id and the n-grams are found as chains of ids, as fitting forms them,
     /// without their text; until then (a model classifying a few documents never repays
-    /// building it) the terms are counted by text.
+    /// building it) the terms are counted by text. Character n-grams are always counted by text.
     pub(crate) fn count(
         &mut self,
         vectorizer: &FittedVectorizer,
@@ -104,10 +104,13 @@ impl<'a> DocumentCounter<'a> {
         counted: &mut Counted,
     ) {
         let ngram_max = vectorizer.analyzer.ngram_max;
-        if ngram_max > 1 && vectorizer.grams.get().is_none() {
+        let words_only = vectorizer.analyzer.words_only();
+        if !words_only || (ngram_max > 1 && vectorizer.grams.get().is_none()) {
             self.worker.analyze(text, &mut self.terms);
-            let (terms, searched) = (&vectorizer.terms, self.terms.len());
-            vectorizer.grams.note_searches(searched, terms, ngram_max);
+            if words_only {
+                let (terms, searched) = (&vectorizer.terms, self.terms.len());
+                vectorizer.grams.note_searches(searched, terms, ngram_max);
+            }
             self.counter
                 .count(&self.terms, |t| vectorizer.column(t), counted);
             return;

@@ -60,7 +60,7 @@ impl TryFrom<StoredVectorizer> for FittedVectorizer {
 
     fn try_from(stored: StoredVectorizer) -> Result<Self, String> {
         let s = stored;
-        FittedVectorizer::new(s.analyzer, s.config, s.terms, s.df, s.n_docs)
+        FittedVectorizer::from_parts(s.analyzer, s.config, s.terms, s.df, s.n_docs)
             .map_err(|e| e.to_string())
     }
 }
@@ -80,7 +80,7 @@ impl Serialize for FittedVectorizer {
 
 impl FittedVectorizer {
     /// Checks the parts for consistency and builds the lookup index and idf.
-    pub(super) fn new(
+    pub(crate) fn from_parts(
         analyzer: AnalyzerConfig,
         config: VectorizerConfig,
         terms: TermList,
@@ -151,7 +151,7 @@ impl FittedVectorizer {
             weighting,
             ..self.config
         };
-        FittedVectorizer::new(self.analyzer, config, self.terms, self.df, self.n_docs)
+        FittedVectorizer::from_parts(self.analyzer, config, self.terms, self.df, self.n_docs)
     }
 
     /// This vocabulary grown by `other`'s, as when a model learns from more documents: the union
@@ -187,7 +187,7 @@ impl FittedVectorizer {
         {
             df[new as usize] += d;
         }
-        let merged = FittedVectorizer::new(
+        let merged = FittedVectorizer::from_parts(
             self.analyzer.clone(),
             self.config.clone(),
             terms.into_iter().collect(),

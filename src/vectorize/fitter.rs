@@ -121,7 +121,7 @@ impl Fitter {
         let wanted = vocabulary::within_df_bounds(&df, &self.config, n_docs);
         let terms = self.interner.into_terms(|id| wanted(&id));
         let (terms, df, remap) = vocabulary::prune(&terms, &df, &total, &self.config, n_docs);
-        let vectorizer = FittedVectorizer::new(analyzer, self.config, terms, df, n_docs)?;
+        let vectorizer = FittedVectorizer::from_parts(analyzer, self.config, terms, df, n_docs)?;
         let rows = TrainingRows {
             rows,
             lengths,

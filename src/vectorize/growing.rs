@@ -121,7 +121,7 @@ impl GrowingVocabulary {
         }
         let terms = order.iter().map(|&id| &self.terms[id as usize]);
         let df = order.iter().map(|&id| self.df[id as usize]).collect();
-        let fitted = FittedVectorizer::new(
+        let fitted = FittedVectorizer::from_parts(
             self.analyzer.clone(),
             self.config.clone(),
             terms.collect(),

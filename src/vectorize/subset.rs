@@ -49,7 +49,7 @@ pub fn fit_part(
     let terms = counted.vectorizer.terms();
     let (terms, df, remap) = vocabulary::prune(terms, &df, &total, config, n_docs);
     let analyzer = counted.vectorizer.analyzer().clone();
-    let vectorizer = FittedVectorizer::new(analyzer, config.clone(), terms, df, n_docs)?;
+    let vectorizer = FittedVectorizer::from_parts(analyzer, config.clone(), terms, df, n_docs)?;
     Ok(FittedPart { vectorizer, remap })
 }
 
