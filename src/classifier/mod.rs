@@ -29,6 +29,7 @@ mod online;
 mod predict;
 mod rank;
 mod select;
+mod tune;
 mod update;
 
 use std::path::Path;
@@ -41,6 +42,7 @@ pub use online::OnlineLearner;
 pub use predict::Prediction;
 pub use rank::{rank_terms, Listing, RankOptions, Ranked};
 pub use select::{SelectOptions, SelectionOutcome};
+pub use tune::{Setting, Trial, TuneOptions, TuneOutcome};
 pub use update::Updated;
 
 use crate::analyze::{Analyzer, AnalyzerConfig};

@@ -8,6 +8,7 @@ use clap::Args;
 
 use super::log::ReadLog;
 use super::train::ClassifierArgs;
+use super::tune::TuneArgs;
 use super::{AnalysisArgs, InputArgs, Outcome, RuntimeArgs, VocabularyArgs};
 use bowline::classifier::CvReport;
 use bowline::model::Kind;
@@ -29,6 +30,8 @@ pub struct CvArgs {
     pub json: bool,
     #[command(flatten)]
     pub model: ClassifierArgs,
+    #[command(flatten)]
+    pub tune: TuneArgs,
     #[command(flatten)]
     pub input: InputArgs,
     #[command(flatten)]
@@ -57,6 +60,25 @@ pub fn run(args: CvArgs) -> Result<Outcome> {
     let source = Source::open(&args.corpus, &read)?;
     let mut reading = super::reading(pipeline, &mut log);
     let seed = args.seed.unwrap_or(1);
+    if args.tune.tune {
+        let progress = super::tune::progress_bar();
+        let outcome = builder.tune(
+            source,
+            &mut reading,
+            &args.tune.options(seed),
+            |done, planned| {
+                progress.set_length(planned as u64);
+                progress.set_position(done as u64);
+            },
+        )?;
+        progress.finish_and_clear();
+        drop(reading);
+        super::print_or_quiet(&super::tune::render(&outcome, args.json)?)?;
+        if !args.runtime.quiet {
+            eprintln!("bowline: {}", log.summary());
+        }
+        return Ok(log.outcome());
+    }
     let report = builder.cross_validate(source, &mut reading, args.folds, seed)?;
     drop(reading);
     let text = if args.json {

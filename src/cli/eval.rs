@@ -9,6 +9,7 @@ use serde::Serialize;
 use super::log::ReadLog;
 use super::{DecisionArgs, InputArgs, Outcome, RuntimeArgs};
 use bowline::eval::Report;
+use bowline::model::Tuned;
 use bowline::{Error, Result, Source, TextClassifier};
 
 /// Flags of `bowline eval`.
@@ -42,6 +43,9 @@ struct JsonReport<'a> {
     total_cost: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     mean_cost: Option<f64>,
+    /// What `train --tune` chose for the model, when it was tuned.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tuned: Option<&'a Tuned>,
 }
 
 /// Runs the command.
@@ -56,16 +60,25 @@ pub fn run(args: EvalArgs) -> Result<Outcome> {
         classifier.evaluate(source, &mut super::reading(pipeline, &mut log), &decide)?;
     let (report, unknown) = (&evaluation.report, &evaluation.unknown_labels);
     let (total_cost, mean_cost) = (evaluation.total_cost, evaluation.mean_cost());
+    let tuned = classifier.model().info.tuned.as_ref();
     let shown = if args.json {
         let json = JsonReport {
             report,
             unknown_labels: unknown,
             total_cost,
             mean_cost,
+            tuned,
         };
         serde_json::to_string_pretty(&json).map_err(|e| Error::Config(e.to_string()))? + "\n"
     } else {
         let mut text = report.text();
+        if let Some(t) = tuned {
+            text += &format!(
+                "\ntuned: {} (cross-validated accuracy {:.4} on the training corpus, {} folds, \
+                 best of {} trials)\n",
+                t.flags, t.accuracy, t.folds, t.trials
+            );
+        }
         if let (Some(total), Some(mean)) = (total_cost, mean_cost) {
             text += &format!("\ncost: {total} in all, {mean:.4} per document\n");
         }

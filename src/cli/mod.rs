@@ -14,6 +14,7 @@ mod select;
 mod stats;
 mod stream;
 mod train;
+mod tune;
 mod update;
 mod vectorize;
 

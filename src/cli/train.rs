@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::log::ReadLog;
+use super::tune::TuneArgs;
 use super::{AnalysisArgs, InputArgs, Outcome, RuntimeArgs, VocabularyArgs};
 use bowline::analyze::AnalyzerConfig;
 use bowline::model::{
@@ -89,6 +90,11 @@ pub struct TrainArgs {
     /// SVM seed for the coordinate order and the reservoir's sample [default: 1].
     #[arg(long)]
     pub seed: Option<u64>,
+    #[command(flatten)]
+    pub tune: TuneArgs,
+    /// With --tune: print the trials as JSON instead of a table.
+    #[arg(long, requires = "tune")]
+    pub json: bool,
     #[command(flatten)]
     pub input: InputArgs,
     #[command(flatten)]
@@ -192,16 +198,31 @@ pub fn run(args: TrainArgs) -> Result<Outcome> {
         .trainer(trainer);
     let mut log = ReadLog::new(read.max_doc_bytes);
     let source = Source::open(corpus, &read)?;
-    let fitted = builder.fit_source(source, &mut super::reading(pipeline, &mut log))?;
-    let model = fitted.classifier.model();
+    let mut reading = super::reading(pipeline, &mut log);
+    let (classifier, documents) = if args.tune.tune {
+        let outcome = tune(&builder, source, &mut reading, &args)?;
+        let documents = outcome
+            .model
+            .model()
+            .info
+            .docs_per_class
+            .iter()
+            .sum::<u64>();
+        (outcome.model, documents as usize)
+    } else {
+        let fitted = builder.fit_source(source, &mut reading)?;
+        (fitted.classifier, fitted.documents)
+    };
+    drop(reading);
+    let model = classifier.model();
     report_unconverged(&model.classifier, &model.labels);
-    fitted.classifier.save(&args.output)?;
+    classifier.save(&args.output)?;
     if !args.runtime.quiet {
         eprintln!("bowline: {}", log.summary());
         eprintln!(
             "bowline: trained {} on {} documents, {} classes, {} terms in {:.2} s -> {}",
             model.classifier.name(),
-            fitted.documents,
+            documents,
             model.labels.len(),
             model.vectorizer.terms().len(),
             started.elapsed().as_secs_f64(),
@@ -209,6 +230,26 @@ pub fn run(args: TrainArgs) -> Result<Outcome> {
         );
     }
     Ok(log.outcome())
+}
+
+/// Searches for the best configuration, prints the trials, and returns the winner's model.
+fn tune(
+    builder: &Builder,
+    source: Source,
+    reading: &mut bowline::Reading,
+    args: &TrainArgs,
+) -> Result<bowline::classifier::TuneOutcome> {
+    let progress = super::tune::progress_bar();
+    let options = args.tune.options(args.seed.unwrap_or(1));
+    let outcome = builder.tune(source, reading, &options, |done, planned| {
+        progress.set_length(planned as u64);
+        progress.set_position(done as u64);
+    })?;
+    progress.finish_and_clear();
+    if !args.runtime.quiet {
+        super::print_or_quiet(&super::tune::render(&outcome, args.json)?)?;
+    }
+    Ok(outcome)
 }
 
 /// What to train on, and the analysis to start from: a corpus index with its own analysis, or a

@@ -164,7 +164,7 @@ pub mod legacy {
     use crate::model::{Classifier, TrainingInfo};
     use crate::vectorize::{FittedVectorizer, TermList, VectorizerConfig};
 
-    /// Version 3: an analysis without character n-grams.
+    /// Version 3: an analysis without character n-grams, provenance without tuning.
     pub const VERSION_3: u32 = 3;
 
     #[derive(Deserialize)]
@@ -188,11 +188,19 @@ pub mod legacy {
     }
 
     #[derive(Deserialize)]
+    struct Info3 {
+        corpora: Vec<String>,
+        docs_per_class: Vec<u64>,
+        bowline_version: String,
+        written: String,
+    }
+
+    #[derive(Deserialize)]
     struct Model3 {
         vectorizer: Vectorizer3,
         labels: Vec<String>,
         classifier: Classifier,
-        info: TrainingInfo,
+        info: Info3,
     }
 
     /// Decodes a version 3 payload.
@@ -213,11 +221,18 @@ pub mod legacy {
         };
         let vectorizer = FittedVectorizer::from_parts(analyzer, v.config, v.terms, v.df, v.n_docs)
             .map_err(|e| e.to_string())?;
+        let info = TrainingInfo {
+            corpora: old.info.corpora,
+            docs_per_class: old.info.docs_per_class,
+            bowline_version: old.info.bowline_version,
+            tuned: None,
+            written: old.info.written,
+        };
         Ok(Model {
             vectorizer,
             labels: old.labels,
             classifier: old.classifier,
-            info: old.info,
+            info,
         })
     }
 }

@@ -11,8 +11,25 @@ pub struct TrainingInfo {
     pub docs_per_class: Vec<u64>,
     /// The bowline version that wrote it.
     pub bowline_version: String,
-    /// When it was last written, UTC, as `YYYY-MM-DDTHH:MM:SSZ`.
+    /// The configuration `train --tune` chose, when it was tuned.
+    pub tuned: Option<Tuned>,
+    /// When it was last written, UTC, as `YYYY-MM-DDTHH:MM:SSZ`. (Kept last in the file.)
     pub written: String,
+}
+
+/// What a search for the best configuration chose, and on what evidence.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Tuned {
+    /// The flags of `bowline train` that give the chosen configuration.
+    pub flags: String,
+    /// Its mean accuracy over the cross-validation folds of the training corpus.
+    pub accuracy: f64,
+    /// Configurations tried, at any share of the data.
+    pub trials: u32,
+    /// Cross-validation folds.
+    pub folds: u32,
+    /// Seconds the search took.
+    pub seconds: f64,
 }
 
 impl TrainingInfo {
@@ -22,6 +39,7 @@ impl TrainingInfo {
             corpora,
             docs_per_class,
             bowline_version: env!("CARGO_PKG_VERSION").to_string(),
+            tuned: None,
             written: utc_now(),
         }
     }

@@ -18,7 +18,7 @@ pub mod reservoir;
 
 pub use decision::{CostMatrix, Decision};
 pub use format::{Model, FORMAT_VERSION};
-pub use info::{utc_now, TrainingInfo};
+pub use info::{utc_now, TrainingInfo, Tuned};
 pub use kinds::{Classifier, Kind, Params, Selected, Trainer};
 pub use knn::{normalize_votes, Knn, KnnParams, Similarity};
 pub use linear_svm::{ColumnChange, LinearSvm, Loss, SvmParams};

@@ -19,6 +19,7 @@ fn model() -> Model {
             corpora: vec!["here".into()],
             docs_per_class: vec![1, 1],
             bowline_version: "0.1.0".into(),
+            tuned: None,
             written: utc_now(),
         },
     }

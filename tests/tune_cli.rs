@@ -1,0 +1,114 @@
+//! `train --tune` and `cv --tune`: the search reads the training corpus alone, its choice is
+//! saved in the model and shown by `eval`, and `train` with the printed flags makes the same model.
+
+mod common;
+
+use std::path::Path;
+
+use bowline::TextClassifier;
+use common::{arg, bowline, outcome};
+
+/// A corpus with a readable `train/` (the bundled corpus) and a `test/` whose every file is a
+/// link to nothing: reading any of it fails.
+fn corpus_with_an_unreadable_test_split(root: &Path) {
+    let train = root.join("train");
+    for class in ["computing", "cooking", "space", "sports"] {
+        let from = Path::new("corpora").join(class);
+        std::fs::create_dir_all(train.join(class)).unwrap();
+        for file in std::fs::read_dir(&from).unwrap() {
+            let file = file.unwrap().path();
+            std::fs::copy(&file, train.join(class).join(file.file_name().unwrap())).unwrap();
+        }
+        let test = root.join("test").join(class);
+        std::fs::create_dir_all(&test).unwrap();
+        std::os::unix::fs::symlink(root.join("nowhere"), test.join("1.txt")).unwrap();
+    }
+}
+
+/// The flags after "chosen (...): " in the trials table.
+fn chosen_flags(stdout: &str) -> Vec<String> {
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("chosen ("))
+        .expect("a chosen line");
+    let flags = line.split_once("): ").unwrap().1;
+    flags.split_whitespace().map(str::to_string).collect()
+}
+
+#[test]
+fn tuning_reads_the_training_corpus_alone_and_its_choice_is_reproduced_by_train() {
+    let dir = tempfile::tempdir().unwrap();
+    corpus_with_an_unreadable_test_split(dir.path());
+    let (train, test) = (dir.path().join("train"), dir.path().join("test"));
+    let tuned = dir.path().join("tuned.model");
+    let args = [
+        "train",
+        arg(&train),
+        "--classifier",
+        "mnb",
+        "--tune",
+        "--tune-budget",
+        "30",
+        "-o",
+        arg(&tuned),
+    ];
+    let (code, stdout, stderr) = outcome(&bowline(&args, b""));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("test"), "{stderr}");
+    assert!(stdout.contains("every round done"), "{stdout}");
+    // The test split cannot be read by anyone: eval reports every file of it.
+    let (code, _, stderr) = outcome(&bowline(&["eval", arg(&tuned), arg(&test)], b""));
+    assert_ne!(code, 0);
+    assert!(stderr.contains("1.txt"), "{stderr}");
+
+    let flags = chosen_flags(&stdout);
+    let again = dir.path().join("again.model");
+    let mut args = vec!["train", arg(&train), "--classifier", "mnb", "-o", arg(&again), "-q"];
+    args.extend(flags.iter().map(String::as_str));
+    let (code, _, stderr) = outcome(&bowline(&args, b""));
+    assert_eq!(code, 0, "{stderr}");
+    let (tuned, again) = (
+        TextClassifier::load(&tuned).unwrap().into_model(),
+        TextClassifier::load(&again).unwrap().into_model(),
+    );
+    assert_eq!(tuned.vectorizer, again.vectorizer);
+    assert_eq!(tuned.labels, again.labels);
+    assert_eq!(tuned.classifier, again.classifier);
+    let chosen = tuned.info.tuned.expect("the choice is saved");
+    assert_eq!(chosen.flags, flags.join(" "));
+    assert_eq!((chosen.folds, again.info.tuned), (3, None));
+}
+
+#[test]
+fn eval_shows_what_tuning_chose_and_cv_reports_the_trials() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("m");
+    let args = ["train", "corpora", "--classifier", "mnb", "--tune", "-o", arg(&model), "-q"];
+    assert_eq!(outcome(&bowline(&args, b"")).0, 0);
+    let (_, stdout, _) = outcome(&bowline(&["eval", arg(&model), "corpora", "-q"], b""));
+    assert!(stdout.contains("\ntuned: --"), "{stdout}");
+    let (_, json, _) = outcome(&bowline(&["eval", arg(&model), "corpora", "--json"], b""));
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(json["tuned"]["folds"], 3);
+
+    let cv = ["cv", "corpora", "--classifier", "svm", "--tune", "--tune-trials", "12", "--json"];
+    let (code, stdout, stderr) = outcome(&bowline(&cv, b""));
+    assert_eq!(code, 0, "{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let trials = report["trials"].as_array().unwrap();
+    // 12 configurations, then the best 4, then the best 2.
+    assert_eq!(trials.len(), 12 + 4 + 2);
+    assert!(report["chosen"].as_str().unwrap().contains("--c "));
+}
+
+#[test]
+fn bad_tuning_flags_are_refused() {
+    common::fails_with(
+        &["train", "corpora", "--tune", "--tune-folds", "1", "-o", "/tmp/x"],
+        "--tune-folds must be at least 2",
+    );
+    common::fails_with(
+        &["train", "corpora", "--tune-budget", "5", "-o", "/tmp/x"],
+        "--tune",
+    );
+}
