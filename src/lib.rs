@@ -59,13 +59,18 @@
 //! - [`report`]: figures and charts about a corpus.
 //! - [`classifier`]: the facade above them all.
 //!
-//! The parts can be used on their own. Fit a TF-IDF vectorizer on three documents:
+//! The parts can be used on their own. Fit a TF-IDF vectorizer on three documents, with the
+//! English stop list and words alone (the default analysis keeps every word and adds word pairs):
 //!
 //! ```
-//! use bowline::analyze::{Analyzer, AnalyzerConfig, Terms};
+//! use bowline::analyze::{Analyzer, AnalyzerConfig, Language, StopWords, Terms};
 //! use bowline::vectorize::{Fitter, VectorizerConfig};
 //!
-//! let analyzer = Analyzer::new(AnalyzerConfig::default())?;
+//! let analyzer = Analyzer::new(AnalyzerConfig {
+//!     stop_words: StopWords::Builtin(Language::English),
+//!     ngram_max: 1,
+//!     ..AnalyzerConfig::default()
+//! })?;
 //! let mut worker = analyzer.worker();
 //! let mut fitter = Fitter::new(VectorizerConfig::default())?;
 //! let mut terms = Terms::new();

@@ -1,7 +1,7 @@
 //! bowline's character n-grams against scikit-learn's `analyzer='char_wb'`: the same n-grams, in
 //! the same order, for each text of the fixture (made by `fixtures/make_char_wb.py`).
 
-use bowline::analyze::{Analyzer, AnalyzerConfig, Terms};
+use bowline::analyze::{Analyzer, AnalyzerConfig, Language, StopWords, Terms};
 
 #[test]
 fn char_ngrams_equal_scikit_learns_char_wb() {
@@ -36,7 +36,9 @@ fn char_ngrams_equal_scikit_learns_char_wb() {
 fn char_ngrams_can_stand_beside_words() {
     let analyzer = Analyzer::new(AnalyzerConfig {
         char_ngrams: Some((3, 3)),
+        stop_words: StopWords::Builtin(Language::English),
         stemmer: None,
+        ngram_max: 1,
         ..AnalyzerConfig::default()
     })
     .unwrap();

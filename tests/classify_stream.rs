@@ -178,7 +178,7 @@ fn costs_and_thresholds_change_decisions_and_eval_reports_the_cost() {
     let model = dir.path().join("spam.model");
     common::train_quietly(arg(&spam), &model, "mnb");
     let costs = common::spam_costs(dir.path());
-    let doubtful = b"free prize lunch\n";
+    let doubtful = b"free prize see lunch\n";
     let (_, plain, _) = classify(&model, &[], doubtful);
     assert_eq!(plain.split('\t').nth(1), Some("spam"), "{plain}");
     let (_, costed, _) = classify(&model, &["--costs", arg(&costs)], doubtful);

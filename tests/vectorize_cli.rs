@@ -28,7 +28,7 @@ fn project_corpus_gives_exact_counts() {
         "{stderr}"
     );
     assert!(
-        stderr.contains("4 classes, 417 terms, 500 non-zeros"),
+        stderr.contains("4 classes, 1202 terms, 1522 non-zeros"),
         "{stderr}"
     );
     let matrix = std::fs::read_to_string(&svm).unwrap();
@@ -46,7 +46,7 @@ fn project_corpus_gives_exact_counts() {
         file["labels"],
         serde_json::json!(["computing", "cooking", "space", "sports"])
     );
-    assert_eq!(file["vectorizer"]["terms"].as_array().unwrap().len(), 417);
+    assert_eq!(file["vectorizer"]["terms"].as_array().unwrap().len(), 1202);
     // The Windows-1252 recipe's accented words survived decoding, stemming included.
     let terms = file["vectorizer"]["terms"].as_array().unwrap();
     assert!(terms.contains(&serde_json::json!("crème")), "no crème");
@@ -206,6 +206,8 @@ fn jsonl_and_stdin_lines() {
             arg(&jsonl),
             "-o",
             "-",
+            "--ngrams",
+            "1",
             "--tf",
             "count",
             "--idf",
@@ -228,6 +230,8 @@ fn jsonl_and_stdin_lines() {
             "-",
             "-o",
             "-",
+            "--ngrams",
+            "1",
             "--idf",
             "none",
             "--norm",

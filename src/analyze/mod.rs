@@ -451,12 +451,29 @@ mod tests {
         terms.iter().map(str::to_string).collect()
     }
 
+    /// The English stop list and stemmer, on words alone.
+    fn english_words() -> AnalyzerConfig {
+        AnalyzerConfig {
+            stop_words: StopWords::Builtin(Language::English),
+            ngram_max: 1,
+            ..AnalyzerConfig::default()
+        }
+    }
+
     #[test]
-    fn default_chain_prunes_then_stems() {
+    fn a_stop_list_prunes_before_the_stemmer_stems() {
         let text = "The Runners were running quickly to the Stations, weren't they?";
         assert_eq!(
-            analyze(AnalyzerConfig::default(), text),
+            analyze(english_words(), text),
             ["runner", "run", "quick", "station"]
+        );
+    }
+
+    #[test]
+    fn the_default_keeps_every_word_stemmed_and_their_pairs() {
+        assert_eq!(
+            analyze(AnalyzerConfig::default(), "Not running at all"),
+            ["not", "run", "at", "all", "not run", "run at", "at all"]
         );
     }
 
@@ -465,7 +482,7 @@ mod tests {
         let config = AnalyzerConfig {
             stemmer: None,
             ngram_max: 2,
-            ..AnalyzerConfig::default()
+            ..english_words()
         };
         assert_eq!(
             analyze(config, "the New York times"),
@@ -474,7 +491,7 @@ mod tests {
         let keep_case = AnalyzerConfig {
             lowercase: false,
             stemmer: None,
-            ..AnalyzerConfig::default()
+            ..english_words()
         };
         assert_eq!(analyze(keep_case, "The New York"), ["New", "York"]);
     }
@@ -484,6 +501,7 @@ mod tests {
         let analyzer = Analyzer::new(AnalyzerConfig {
             stop_words: StopWords::None,
             stemmer: None,
+            ngram_max: 1,
             ..AnalyzerConfig::default()
         })
         .unwrap();
@@ -505,7 +523,7 @@ mod tests {
             .map(|i| format!("{}{}", words[i % words.len()], i % 7))
             .collect();
         let text = text.join(" ");
-        let analyzer = Analyzer::new(AnalyzerConfig::default()).unwrap();
+        let analyzer = Analyzer::new(english_words()).unwrap();
         let mut worker = analyzer.worker();
         let mut terms = Terms::new();
         worker.analyze(&text, &mut terms);

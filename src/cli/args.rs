@@ -85,16 +85,16 @@ pub struct AnalysisArgs {
     /// Keep letter case instead of lowercasing.
     #[arg(long)]
     pub keep_case: bool,
-    /// Built-in stop-word list (NLTK), or none [default: english].
+    /// Built-in stop-word list (NLTK), or none [default: none].
     #[arg(long, value_name = "LANGUAGE", conflicts_with = "stop_words_file")]
     pub stop_words: Option<LanguageChoice>,
     /// Stop words from a file: one word per line; blank lines and lines starting with `#` skipped.
     #[arg(long, value_name = "FILE")]
     pub stop_words_file: Option<PathBuf>,
-    /// Snowball stemmer language, or none [default: english].
+    /// Snowball stemmer language, or none [default: english; for bnb, none].
     #[arg(long, value_name = "LANGUAGE")]
     pub stem: Option<LanguageChoice>,
-    /// Word n-gram sizes, `N` or `MIN..MAX` (inclusive) [default: 1].
+    /// Word n-gram sizes, `N` or `MIN..MAX` (inclusive) [default: 1..2].
     #[arg(long, value_name = "RANGE", value_parser = parse_range)]
     pub ngrams: Option<(usize, usize)>,
     /// Character n-gram sizes, `N` or `MIN..MAX`, within each word padded with spaces
@@ -187,7 +187,8 @@ pub struct WeightingArgs {
     /// Row normalization [default: l2].
     #[arg(long, value_enum)]
     pub norm: Option<Norm>,
-    /// Drop terms in fewer documents: a count (5) or a fraction of documents (0.01) [default: 1].
+    /// Drop terms in fewer documents: a count (5) or a fraction of documents (0.01)
+    /// [default: 1; for bnb, 2].
     #[arg(long, value_name = "DF")]
     pub min_df: Option<DfBound>,
     /// Drop terms in more documents: a count or a fraction (0.5) [default: 1.0].

@@ -38,13 +38,13 @@ pub struct ClassifierArgs {
     /// The classifier [default: svm; for select, mnb].
     #[arg(long, value_enum)]
     pub classifier: Option<Kind>,
-    /// Naive Bayes smoothing, > 0 [default: mnb 0.05, cnb 0.3, bnb 0.001].
+    /// Naive Bayes smoothing, > 0 [default: mnb 0.01, cnb 0.1, bnb 0.001].
     #[arg(long)]
     pub alpha: Option<f64>,
     /// Naive Bayes class priors.
     #[arg(long, value_enum, default_value = "learned")]
     pub priors: PriorChoice,
-    /// SVM inverse regularization strength, > 0 [default: 1].
+    /// SVM inverse regularization strength, > 0 [default: 3].
     #[arg(long = "c", value_name = "C")]
     pub c: Option<f64>,
     /// SVM loss [default: squared-hinge].

@@ -126,6 +126,7 @@ mod tests {
         let analyzer = Analyzer::new(AnalyzerConfig {
             stop_words: StopWords::None,
             stemmer: None,
+            ngram_max: 1,
             ..AnalyzerConfig::default()
         })
         .unwrap();

@@ -81,6 +81,7 @@ mod tests {
     #[test]
     fn yields_the_analyzers_terms_with_positions() {
         let config = AnalyzerConfig {
+            stop_words: crate::analyze::StopWords::Builtin(crate::analyze::Language::English),
             ngram_max: 2,
             ..AnalyzerConfig::default()
         };

@@ -54,6 +54,7 @@ fn the_dual_objective_decreases_and_the_tolerance_is_met() {
     for (loss, diagonal) in [(Loss::Hinge, 0.0), (Loss::SquaredHinge, 0.5)] {
         let params = SvmParams {
             loss,
+            c: 1.0,
             tolerance: 1e-6,
             ..SvmParams::default()
         };

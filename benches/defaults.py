@@ -1,0 +1,141 @@
+"""Chooses each classifier's defaults by cross-validation on training data only.
+
+For every kind of classifier and every candidate setting (stop words, stemming, word n-grams,
+min-df, and the kind's parameter), runs `bowline cv` (5 folds, seed 1) on the training data of
+five corpora of different kinds:
+
+    20news    20 Newsgroups bydate, train/ only                      (topics)
+    sms       the SMS Spam Collection, the 70% training part         (short messages)
+    reuters   Reuters-21578 ModApte train, one-label documents       (news)
+    amazon    the amazon sentiment sentences, all (no split exists)  (short opinions)
+    imdb      the imdb sentiment sentences, all                      (short opinions)
+
+No test split is read. Each candidate gets its rank on each corpus (1 = best accuracy); the
+default is the candidate with the best mean rank over the five (ties: the higher mean accuracy).
+Writes benches/defaults.md (every candidate's accuracies) and prints the chosen settings.
+
+    python benches/defaults.py [KIND ...]      # KIND: svm mnb cnb bnb knn (default: all)
+
+Results are cached in target/defaults-cache.json, so an interrupted run picks up where it left.
+"""
+import itertools
+import json
+import os
+import subprocess
+import sys
+
+BOWLINE = os.environ.get("BOWLINE", "target/release/bowline")
+DATA = "target/bench-corpora"
+CACHE = "target/defaults-cache.json"
+CORPORA = {
+    "20news": "../shared/corpora/20news-bydate/train",
+    "sms": f"{DATA}/sms-train.tsv",
+    "reuters": f"{DATA}/reuters-train.jsonl",
+    "amazon": "../shared/corpora/sentiment-sentences/amazon.tsv",
+    "imdb": "../shared/corpora/sentiment-sentences/imdb.tsv",
+}
+ANALYSIS = {
+    "stop": ["english", "none"],
+    "stem": ["none", "english"],
+    "ngrams": ["1", "1..2"],
+    "min_df": ["1", "2"],
+}
+PARAMETER = {
+    "svm": ("c", ["0.3", "1", "3"]),
+    "mnb": ("alpha", ["0.01", "0.03", "0.1", "0.3", "1"]),
+    "cnb": ("alpha", ["0.01", "0.03", "0.1", "0.3", "1"]),
+    "bnb": ("alpha", ["0.001", "0.01", "0.1", "1"]),
+    "knn": ("k", ["10", "30"]),
+}
+
+
+def candidates(kind):
+    name, values = PARAMETER[kind]
+    axes = list(ANALYSIS.items()) + [(name, values)]
+    for combination in itertools.product(*(values for _, values in axes)):
+        yield dict(zip((axis for axis, _ in axes), combination))
+
+
+def flags(candidate):
+    out = []
+    for key, value in candidate.items():
+        flag = {"stop": "--stop-words", "min_df": "--min-df"}.get(key, f"--{key}")
+        out += [flag, value]
+    return out
+
+
+def key_of(kind, corpus, candidate):
+    return json.dumps([kind, corpus, candidate], sort_keys=True)
+
+
+def cv(kind, corpus, candidate, cache):
+    key = key_of(kind, corpus, candidate)
+    if key not in cache:
+        command = [BOWLINE, "cv", CORPORA[corpus], "--classifier", kind, "--folds", "5",
+                   "--seed", "1", "--json", "-q", *flags(candidate)]
+        result = subprocess.run(command, capture_output=True, text=True, check=True)
+        cache[key] = json.loads(result.stdout)["accuracy"]["mean"]
+        with open(CACHE, "w") as f:
+            json.dump(cache, f)
+    return cache[key]
+
+
+def label(candidate):
+    return " ".join(f"{k}={v}" for k, v in candidate.items())
+
+
+def choose(kind, cache):
+    table = []
+    for candidate in candidates(kind):
+        scores = {c: cv(kind, c, candidate, cache) for c in CORPORA}
+        table.append((candidate, scores))
+        print(f"{kind} {label(candidate)}: "
+              + " ".join(f"{c} {s:.4f}" for c, s in scores.items()), file=sys.stderr)
+    ranks = {i: [] for i in range(len(table))}
+    for corpus in CORPORA:
+        order = sorted(range(len(table)), key=lambda i: -table[i][1][corpus])
+        for rank, i in enumerate(order, start=1):
+            ranks[i].append(rank)
+    rows = []
+    for i, (candidate, scores) in enumerate(table):
+        mean_rank = sum(ranks[i]) / len(ranks[i])
+        mean = sum(scores.values()) / len(scores)
+        rows.append((mean_rank, -mean, candidate, scores))
+    rows.sort(key=lambda r: (r[0], r[1]))
+    return rows
+
+
+def markdown(kind, rows):
+    lines = [f"## {kind}", "",
+             "| rank | setting | " + " | ".join(CORPORA) + " | mean | mean rank |",
+             "|---|---|" + "---|" * len(CORPORA) + "---|---|"]
+    for position, (mean_rank, minus_mean, candidate, scores) in enumerate(rows, start=1):
+        cells = " | ".join(f"{scores[c]:.4f}" for c in CORPORA)
+        lines.append(f"| {position} | {label(candidate)} | {cells} | {-minus_mean:.4f} "
+                     f"| {mean_rank:.1f} |")
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    kinds = sys.argv[1:] or list(PARAMETER)
+    os.makedirs(DATA, exist_ok=True)
+    subprocess.run([sys.executable, "benches/corpora.py", DATA], check=True)
+    cache = {}
+    if os.path.exists(CACHE):
+        with open(CACHE) as f:
+            cache = json.load(f)
+    sections = []
+    for kind in kinds:
+        rows = choose(kind, cache)
+        sections.append(markdown(kind, rows))
+        print(f"{kind}: chosen {label(rows[0][2])} (mean rank {rows[0][0]:.1f}, "
+              f"mean accuracy {-rows[0][1]:.4f})")
+    header = ("# Candidate defaults by 5-fold cross-validation on training data\n\n"
+              "Written by `benches/defaults.py`; the method is in benches/README.md. "
+              "Accuracy is the mean over the folds; rank 1 is each kind's default.\n\n")
+    with open("benches/defaults.md", "w") as f:
+        f.write(header + "\n".join(sections))
+
+
+if __name__ == "__main__":
+    main()

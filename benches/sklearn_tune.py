@@ -1,0 +1,71 @@
+"""scikit-learn's side of benches/tune.sh: HalvingGridSearchCV over the grid `train --tune`
+searches for the linear SVM, with the same rounds (factor 3, three rounds from a ninth of the
+rows), the same 3 folds, on the same training file; then the winner is refit on all of it.
+
+The grid: analysis (stop words none/English, Snowball stemming or not, words or word pairs, or
+char_wb 2..5-grams), min_df 1/2, (tf, idf) in (sublinear, smooth), (count, smooth),
+(sublinear, none), and C in 0.1, 0.3, 1, 3, 10: 9 x 2 x 3 x 5 = 270 configurations.
+
+    python benches/sklearn_tune.py TRAIN.tsv
+"""
+import re
+import sys
+import time
+
+from nltk.stem.snowball import SnowballStemmer
+from sklearn.experimental import enable_halving_search_cv  # noqa: F401
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfVectorizer
+from sklearn.model_selection import HalvingGridSearchCV, StratifiedKFold
+from sklearn.pipeline import Pipeline
+from sklearn.svm import LinearSVC
+
+from compare import read
+
+WORD = re.compile(r"(?u)\b\w\w+\b")
+STEM = SnowballStemmer("english").stem
+
+
+def stemmed(text):
+    return [STEM(w) for w in WORD.findall(text.lower())]
+
+
+def stemmed_without_stop_words(text):
+    return [STEM(w) for w in WORD.findall(text.lower()) if w not in ENGLISH_STOP_WORDS]
+
+
+def grid():
+    analyses = []
+    for ngram in [(1, 1), (1, 2)]:
+        analyses.append({"vect__analyzer": ["word"], "vect__stop_words": [None, "english"],
+                         "vect__ngram_range": [ngram], "vect__tokenizer": [None]})
+        analyses.append({"vect__analyzer": ["word"], "vect__ngram_range": [ngram],
+                         "vect__tokenizer": [stemmed, stemmed_without_stop_words],
+                         "vect__token_pattern": [None], "vect__stop_words": [None]})
+    analyses.append({"vect__analyzer": ["char_wb"], "vect__ngram_range": [(2, 5)]})
+    weighting = [{"vect__sublinear_tf": [True], "vect__use_idf": [True]},
+                 {"vect__sublinear_tf": [False], "vect__use_idf": [True]},
+                 {"vect__sublinear_tf": [True], "vect__use_idf": [False]}]
+    out = []
+    for a in analyses:
+        for w in weighting:
+            out.append({**a, **w, "vect__min_df": [1, 2], "svm__C": [0.1, 0.3, 1, 3, 10]})
+    return out
+
+
+def main():
+    started = time.perf_counter()
+    texts, labels = read(sys.argv[1])
+    pipeline = Pipeline([("vect", TfidfVectorizer()), ("svm", LinearSVC())])
+    rows = len(texts)
+    search = HalvingGridSearchCV(
+        pipeline, grid(), factor=3, resource="n_samples", min_resources=rows // 9,
+        max_resources=rows, cv=StratifiedKFold(3, shuffle=True, random_state=1),
+        aggressive_elimination=False, n_jobs=2, refit=True)
+    search.fit(texts, labels)
+    print(f"scikit-learn: best {search.best_params_} cv {search.best_score_:.4f}, "
+          f"{len(search.cv_results_['params'])} trials in {time.perf_counter() - started:.1f} s",
+          file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
