@@ -154,7 +154,9 @@ fn check_tiny(stats: &Value) {
 fn every_figure_of_a_tiny_corpus_matches_the_hand_count() {
     let dir = tempfile::tempdir().unwrap();
     write_tree(dir.path(), TINY);
-    check_tiny(&stats_json(&[&[arg(dir.path())], &HAND_COUNTED[..]].concat()));
+    check_tiny(&stats_json(
+        &[&[arg(dir.path())], &HAND_COUNTED[..]].concat(),
+    ));
 }
 
 #[test]
@@ -167,7 +169,11 @@ fn an_index_gives_the_same_figures_and_replaces_reindexed_ids() {
         let (code, _, stderr) = outcome(&bowline(args, b""));
         assert_eq!(code, 0, "{stderr}");
     };
-    run(&[&["index", arg(&corpus), "--index", arg(&index)], &HAND_COUNTED[..]].concat());
+    run(&[
+        &["index", arg(&corpus), "--index", arg(&index)],
+        &HAND_COUNTED[..],
+    ]
+    .concat());
     let from_index = stats_json(&["--index", arg(&index)]);
     assert_eq!(
         from_index,
@@ -190,7 +196,13 @@ fn an_index_gives_the_same_figures_and_replaces_reindexed_ids() {
 fn ngram_counts_appear_when_ngrams_are_on() {
     let dir = tempfile::tempdir().unwrap();
     write_tree(dir.path(), TINY);
-    let stats = stats_json(&[arg(dir.path()), "--stop-words", "english", "--ngrams", "1..2"]);
+    let stats = stats_json(&[
+        arg(dir.path()),
+        "--stop-words",
+        "english",
+        "--ngrams",
+        "1..2",
+    ]);
     // Bigrams per document: 1 + 3 + 2 + 2 + 1; distinct: cat run, cat dog, dog run, run fast,
     // dog bark, bark loud.
     let expected = serde_json::json!([

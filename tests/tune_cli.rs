@@ -63,7 +63,15 @@ fn tuning_reads_the_training_corpus_alone_and_its_choice_is_reproduced_by_train(
 
     let flags = chosen_flags(&stdout);
     let again = dir.path().join("again.model");
-    let mut args = vec!["train", arg(&train), "--classifier", "mnb", "-o", arg(&again), "-q"];
+    let mut args = vec![
+        "train",
+        arg(&train),
+        "--classifier",
+        "mnb",
+        "-o",
+        arg(&again),
+        "-q",
+    ];
     args.extend(flags.iter().map(String::as_str));
     let (code, _, stderr) = outcome(&bowline(&args, b""));
     assert_eq!(code, 0, "{stderr}");
@@ -83,7 +91,16 @@ fn tuning_reads_the_training_corpus_alone_and_its_choice_is_reproduced_by_train(
 fn eval_shows_what_tuning_chose_and_cv_reports_the_trials() {
     let dir = tempfile::tempdir().unwrap();
     let model = dir.path().join("m");
-    let args = ["train", "corpora", "--classifier", "mnb", "--tune", "-o", arg(&model), "-q"];
+    let args = [
+        "train",
+        "corpora",
+        "--classifier",
+        "mnb",
+        "--tune",
+        "-o",
+        arg(&model),
+        "-q",
+    ];
     assert_eq!(outcome(&bowline(&args, b"")).0, 0);
     let (_, stdout, _) = outcome(&bowline(&["eval", arg(&model), "corpora", "-q"], b""));
     assert!(stdout.contains("\ntuned: --"), "{stdout}");
@@ -91,20 +108,37 @@ fn eval_shows_what_tuning_chose_and_cv_reports_the_trials() {
     let json: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(json["tuned"]["folds"], 3);
 
-    let cv = ["cv", "corpora", "--classifier", "svm", "--tune", "--tune-trials", "12", "--json"];
+    let cv = [
+        "cv",
+        "corpora",
+        "--classifier",
+        "svm",
+        "--tune",
+        "--tune-trials",
+        "12",
+        "--json",
+    ];
     let (code, stdout, stderr) = outcome(&bowline(&cv, b""));
     assert_eq!(code, 0, "{stderr}");
     let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     let trials = report["trials"].as_array().unwrap();
-    // 12 configurations, then the best 4, then the best 2.
-    assert_eq!(trials.len(), 12 + 4 + 2);
+    // 12 configurations, then the best 4, the best 2 and the best 1.
+    assert_eq!(trials.len(), 12 + 4 + 2 + 1);
     assert!(report["chosen"].as_str().unwrap().contains("--c "));
 }
 
 #[test]
 fn bad_tuning_flags_are_refused() {
     common::fails_with(
-        &["train", "corpora", "--tune", "--tune-folds", "1", "-o", "/tmp/x"],
+        &[
+            "train",
+            "corpora",
+            "--tune",
+            "--tune-folds",
+            "1",
+            "-o",
+            "/tmp/x",
+        ],
         "--tune-folds must be at least 2",
     );
     common::fails_with(

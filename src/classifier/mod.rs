@@ -42,7 +42,7 @@ pub use online::OnlineLearner;
 pub use predict::Prediction;
 pub use rank::{rank_terms, Listing, RankOptions, Ranked};
 pub use select::{SelectOptions, SelectionOutcome};
-pub use tune::{Setting, Trial, TuneOptions, TuneOutcome};
+pub use tune::{RoundTime, Setting, Trial, TuneOptions, TuneOutcome};
 pub use update::Updated;
 
 use crate::analyze::{Analyzer, AnalyzerConfig};

@@ -8,8 +8,9 @@
 //! the classifier's parameter share their fold matrices, and configurations run in parallel.
 //!
 //! Successive halving (Jamieson and Talwalkar 2016; scikit-learn's `HalvingGridSearchCV`) first
-//! trains every configuration on a ninth of each fold's training rows, keeps the best third,
-//! trains those on a third, keeps the best third again, and trains the survivors on all of them.
+//! cross-validates every configuration on a 27th of the documents (a stratified sample: each
+//! fold's training and held-out rows alike), keeps the best third, gives those a ninth, keeps
+//! the best third again, and so on up to all of the documents.
 //! Before each round the time it will take is predicted from the round before (its time per
 //! configuration, scaled by the share of rows); when the prediction does not fit in what is left
 //! of the budget, the search stops and the best configuration of the last round wins. No test
@@ -67,12 +68,12 @@ pub struct Setting {
     params: Params,
 }
 
-/// A configuration's mean accuracy over the folds, trained on a share of their training rows.
+/// A configuration's mean accuracy over the folds of a share of the documents.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Trial {
     /// The round, from 1.
     pub round: usize,
-    /// The share of each fold's training rows it was trained on.
+    /// The share of the documents it was cross-validated on.
     pub share: f64,
     /// The configuration.
     pub setting: Setting,
@@ -87,14 +88,53 @@ pub struct TuneOutcome {
     pub model: TextClassifier,
     /// Every trial, round by round, best first within a round.
     pub trials: Vec<Trial>,
+    /// Each round's share of the documents, trials and seconds.
+    pub rounds: Vec<RoundTime>,
     /// Why the search ended: all rounds done, or the budget.
     pub stopped_by_budget: bool,
 }
 
+/// What one round of the search took.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct RoundTime {
+    /// The share of the documents it cross-validated on.
+    pub share: f64,
+    /// Its configurations.
+    pub trials: usize,
+    /// Its wall-clock seconds.
+    pub seconds: f64,
+}
+
+impl RoundTime {
+    fn per_trial(&self) -> f64 {
+        self.seconds / self.trials.max(1) as f64
+    }
+}
+
+/// The predicted seconds of one trial at `share`, from the rounds so far. A trial costs a fixed
+/// part (fitting each fold's vocabulary and weighing its rows) and a part that grows faster than
+/// the rows (an SVM makes more passes over more rows, and the configurations that survive are
+/// the ones that train longest): `a + b * share²`, fitted to the last two rounds. After one
+/// round, whose small share is mostly the fixed part, time is taken to grow with the share.
+fn per_trial(rounds: &[RoundTime], share: f64) -> f64 {
+    match rounds {
+        [] => 0.0,
+        [only] => only.per_trial() * share / only.share,
+        [.., before, last] => {
+            let (s1, s2) = (before.share.powi(2), last.share.powi(2));
+            let b = ((last.per_trial() - before.per_trial()) / (s2 - s1)).max(0.0);
+            let a = (last.per_trial() - b * s2).max(0.0);
+            a + b * share.powi(2)
+        }
+    }
+}
+
 /// Keep the best third of each round, and give the survivors three times the rows.
 const ETA: usize = 3;
-/// Rounds at most: the first trains on a ninth of the rows.
-const ROUNDS: usize = 3;
+/// Rounds at most: the first runs on a 27th of the documents.
+const ROUNDS: usize = 4;
+/// The final training on all the documents (reading, counting, training), in trials at share 1.
+const FINAL_FIT: f64 = 2.0;
 
 impl Builder {
     /// Searches the grid of this builder's kind on the labelled documents of `source` (see the
@@ -133,12 +173,13 @@ impl Builder {
         let done = std::sync::atomic::AtomicUsize::new(0);
         let mut trials = Vec::new();
         let (mut survivors, mut stopped_by_budget) = (settings, false);
-        let mut last_round: Option<(f64, usize, f64)> = None;
+        let mut rounds: Vec<RoundTime> = Vec::new();
         for round in 0..ROUNDS {
             let share = 1.0 / (ETA.pow((ROUNDS - 1 - round) as u32)) as f64;
-            if let Some((seconds, count, last_share)) = last_round {
-                let predicted =
-                    seconds / count as f64 * survivors.len() as f64 * share / last_share;
+            if !rounds.is_empty() {
+                // The round, then the final model on all the documents.
+                let predicted = per_trial(&rounds, share) * survivors.len() as f64
+                    + per_trial(&rounds, 1.0) * FINAL_FIT;
                 if started.elapsed().as_secs_f64() + predicted > options.budget {
                     stopped_by_budget = true;
                     break;
@@ -158,11 +199,11 @@ impl Builder {
                 on_trial(n, planned);
             })?;
             scored.sort_by(|a, b| b.accuracy.total_cmp(&a.accuracy));
-            last_round = Some((
-                round_started.elapsed().as_secs_f64(),
-                survivors.len(),
+            rounds.push(RoundTime {
                 share,
-            ));
+                trials: survivors.len(),
+                seconds: round_started.elapsed().as_secs_f64(),
+            });
             let keep = survivors.len().div_ceil(ETA).max(1);
             survivors = scored
                 .iter()
@@ -205,6 +246,7 @@ impl Builder {
         Ok(TuneOutcome {
             model: fitted.classifier,
             trials,
+            rounds,
             stopped_by_budget,
         })
     }
@@ -463,7 +505,10 @@ impl Round<'_> {
         for fold in 0..self.folds {
             let (held, kept): (Vec<usize>, Vec<usize>) =
                 (0..self.fold_of.len()).partition(|&i| self.fold_of[i] == fold);
-            let kept = self.subsample(labelled, kept)?;
+            let (held, kept) = (
+                self.subsample(labelled, held)?,
+                self.subsample(labelled, kept)?,
+            );
             let part = fit_part(corpus, &kept, vectorizer)?;
             let test = weigh_part(corpus, &part, &held)?;
             let (truth, train_truth) = (labelled.classes_of(&held), labelled.classes_of(&kept));

@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use clap::Args;
 use serde::Serialize;
 
-use bowline::classifier::{Trial, TuneOptions, TuneOutcome};
+use bowline::classifier::{RoundTime, Trial, TuneOptions, TuneOutcome};
 use bowline::{Error, Result};
 
 /// The search's flags.
@@ -63,6 +63,7 @@ struct Report<'a> {
     chosen: &'a str,
     accuracy: f64,
     stopped_by_budget: bool,
+    rounds: &'a [RoundTime],
     trials: &'a [Trial],
 }
 
@@ -75,6 +76,7 @@ pub fn render(outcome: &TuneOutcome, json: bool) -> Result<String> {
             chosen,
             accuracy,
             stopped_by_budget: outcome.stopped_by_budget,
+            rounds: &outcome.rounds,
             trials: &outcome.trials,
         };
         return serde_json::to_string_pretty(&report)
@@ -89,6 +91,16 @@ pub fn render(outcome: &TuneOutcome, json: bool) -> Result<String> {
         out += &format!(
             "{:>5}  {:>6.3}  {:>8.4}  {}\n",
             t.round, t.share, t.accuracy, t.setting.flags
+        );
+    }
+    out += "\n";
+    for (i, r) in outcome.rounds.iter().enumerate() {
+        out += &format!(
+            "round {}: {} trials on {:.3} of the documents in {:.1} s\n",
+            i + 1,
+            r.trials,
+            r.share,
+            r.seconds
         );
     }
     let why = if outcome.stopped_by_budget {
