@@ -9,8 +9,8 @@ use std::hint::black_box;
 use std::path::Path;
 
 use bowline::analyze::{
-    lowercase::lowercase, ngrams::ngrams, tokenize::tokenize, Analyzer, AnalyzerConfig, StemCache,
-    StopSet, Terms,
+    lowercase::lowercase, ngrams::ngrams, tokenize::tokenize, Analyzer, AnalyzerConfig, Language,
+    StemCache, StopSet, StopWords, Terms,
 };
 use bowline::corpus::{self, ReadOptions};
 use bowline::flow::{fit_stages, run_stages};
@@ -106,7 +106,7 @@ fn stages(c: &mut Criterion) {
             }
         })
     });
-    let analyzer = Analyzer::new(AnalyzerConfig::default()).expect("analyzer");
+    let analyzer = Analyzer::new(english_words()).expect("analyzer");
     group.bench_function("analyze-fused", |b| {
         b.iter(|| {
             let (mut worker, mut terms, mut count) = (analyzer.worker(), Terms::new(), 0);
@@ -120,10 +120,20 @@ fn stages(c: &mut Criterion) {
     group.finish();
 }
 
+/// The analysis these benchmarks measure, and their counts assume: the English stop list,
+/// stemming, words alone.
+fn english_words() -> AnalyzerConfig {
+    AnalyzerConfig {
+        stop_words: StopWords::Builtin(Language::English),
+        ngram_max: 1,
+        ..AnalyzerConfig::default()
+    }
+}
+
 fn end_to_end(c: &mut Criterion) {
     let (texts, _) = corpus();
     let bytes: usize = texts.iter().map(String::len).sum();
-    let analyzer = Analyzer::new(AnalyzerConfig::default()).expect("analyzer");
+    let analyzer = Analyzer::new(english_words()).expect("analyzer");
     let mut group = c.benchmark_group("fit");
     group
         .sample_size(10)
@@ -166,7 +176,7 @@ fn end_to_end(c: &mut Criterion) {
 /// provisional ids to columns, weighed and formatted as svmlight text, in parallel.
 fn write(c: &mut Criterion) {
     let (texts, _) = corpus();
-    let analyzer = Analyzer::new(AnalyzerConfig::default()).expect("analyzer");
+    let analyzer = Analyzer::new(english_words()).expect("analyzer");
     let mut fitter = Fitter::new(VectorizerConfig::default()).expect("fitter");
     let mut worker = analyzer.worker();
     let mut terms = Terms::new();

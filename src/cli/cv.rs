@@ -12,7 +12,7 @@ use super::tune::TuneArgs;
 use super::{AnalysisArgs, InputArgs, Outcome, RuntimeArgs, VocabularyArgs};
 use bowline::classifier::CvReport;
 use bowline::model::Kind;
-use bowline::{Builder, Error, Result, Source};
+use bowline::{Error, Result, Source};
 
 /// Flags of `bowline cv`.
 #[derive(Debug, Args)]
@@ -48,14 +48,9 @@ pub fn run(args: CvArgs) -> Result<Outcome> {
     let svm_seed = (kind == Kind::Svm).then_some(args.seed).flatten();
     let analysis = args.analysis.config_over(&kind.default_analysis())?;
     let config = args.weighting.config_over(&kind.default_vectorizer())?;
-    let trainer = args.model.trainer(kind, svm_seed, config.weighting)?;
+    let builder = args.model.builder(kind, analysis, config, svm_seed)?;
     let read = args.input.options()?;
     let pipeline = args.runtime.start()?;
-    super::memory::prepare_for(&analysis);
-    let builder = Builder::new(kind)
-        .analysis(analysis)
-        .vectorizer(config)
-        .trainer(trainer);
     let mut log = ReadLog::new(read.max_doc_bytes);
     let source = Source::open(&args.corpus, &read)?;
     let mut reading = super::reading(pipeline, &mut log);

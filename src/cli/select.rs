@@ -17,7 +17,7 @@ use bowline::classifier::SelectOptions;
 use bowline::model::Kind;
 use bowline::report::{line_chart, LineChart};
 use bowline::select::{Greedy, Metric, RankBy, Step};
-use bowline::{Builder, Error, Result, Source};
+use bowline::{Error, Result, Source};
 
 /// Flags of `bowline select`.
 #[derive(Debug, Args)]
@@ -120,14 +120,9 @@ pub fn run(args: SelectArgs) -> Result<Outcome> {
     };
     let analysis = args.analysis.config_over(&kind.default_analysis())?;
     let config = args.weighting.config_over(&kind.default_vectorizer())?;
-    let trainer = args.model.trainer(kind, svm_seed, config.weighting)?;
+    let builder = args.model.builder(kind, analysis, config, svm_seed)?;
     let read = args.input.options()?;
     let pipeline = args.runtime.start()?;
-    super::memory::prepare_for(&analysis);
-    let builder = Builder::new(kind)
-        .analysis(analysis)
-        .vectorizer(config)
-        .trainer(trainer);
     let mut log = ReadLog::new(read.max_doc_bytes);
     let source = Source::open(&args.corpus, &read)?;
     let open = |path: &Option<PathBuf>| path.as_deref().map(|p| Source::open(p, &read)).transpose();

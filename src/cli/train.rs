@@ -11,7 +11,7 @@ use bowline::analyze::AnalyzerConfig;
 use bowline::model::{
     Classifier, Kind, KnnParams, Loss, Params, Priors, Similarity, SvmParams, Trainer,
 };
-use bowline::vectorize::Weighting;
+use bowline::vectorize::{VectorizerConfig, Weighting};
 use bowline::{Builder, Error, Result, Source};
 
 /// Similarity choices for k-NN.
@@ -153,6 +153,23 @@ impl ClassifierArgs {
         choice.trainer(&params, weighting)
     }
 
+    /// The builder of `kind` that the flags describe, over `analysis` and `vectorizer` (read from
+    /// their own flags), with the allocator prepared for the analysis; `seed` is the SVM's.
+    pub fn builder(
+        &self,
+        kind: Kind,
+        analysis: AnalyzerConfig,
+        vectorizer: VectorizerConfig,
+        seed: Option<u64>,
+    ) -> Result<Builder> {
+        let trainer = self.trainer(kind, seed, vectorizer.weighting)?;
+        super::memory::prepare_for(&analysis);
+        Ok(Builder::new(kind)
+            .analysis(analysis)
+            .vectorizer(vectorizer)
+            .trainer(trainer))
+    }
+
     /// Refuses the flags of the classifiers other than `choice`.
     fn refuse_foreign_flags(&self, choice: Kind) -> Result<()> {
         let svm_flags = self.c.is_some()
@@ -185,17 +202,12 @@ pub fn run(args: TrainArgs) -> Result<Outcome> {
     let (corpus, analysis) = source(&args, kind)?;
     let analysis = args.analysis.config_over(&analysis)?;
     let config = args.weighting.config_over(&kind.default_vectorizer())?;
-    let trainer = args.model.trainer(kind, args.seed, config.weighting)?;
+    let builder = args.model.builder(kind, analysis, config, args.seed)?;
     let mut read = args.input.options()?;
     if args.index.is_some() {
         read.format = Some(bowline::corpus::InputFormat::Index);
     }
     let pipeline = args.runtime.start()?;
-    super::memory::prepare_for(&analysis);
-    let builder = Builder::new(kind)
-        .analysis(analysis)
-        .vectorizer(config)
-        .trainer(trainer);
     let mut log = ReadLog::new(read.max_doc_bytes);
     let source = Source::open(corpus, &read)?;
     let mut reading = super::reading(pipeline, &mut log);

@@ -51,28 +51,20 @@ pub fn fit_stages<'a>(
 ) -> Vec<Stage<'a, Analyzed>> {
     let fused_stage = || fused_fit_stage(analyzer, interner);
     let counting = || fit_stage(interner);
-    let by_ids = fused && analyzer.config().words_only();
-    counting_stages(
-        analyzer,
-        max_doc_bytes,
-        fused,
-        by_ids,
-        fused_stage,
-        counting,
-    )
+    counting_stages(analyzer, max_doc_bytes, fused, fused_stage, counting)
 }
 
-/// Reading and analysis followed by a counting stage; or, when `counts_in_analysis`, reading
-/// followed by `fused_stage`, which analyzes and counts in one.
+/// Reading and analysis followed by a counting stage; or, in the fused layout of an analysis
+/// whose terms are all words and word n-grams (which can be counted by their words' ids),
+/// reading followed by `fused_stage`, which analyzes and counts in one.
 fn counting_stages<'a>(
     analyzer: &'a Analyzer,
     max_doc_bytes: u64,
     fused: bool,
-    counts_in_analysis: bool,
     fused_stage: impl FnOnce() -> Stage<'a, Analyzed>,
     counting: impl FnOnce() -> Stage<'a, Analyzed>,
 ) -> Vec<Stage<'a, Analyzed>> {
-    if counts_in_analysis {
+    if fused && analyzer.config().words_only() {
         return vec![read_stage(max_doc_bytes), fused_stage()];
     }
     let mut stages = analysis_stages(analyzer, max_doc_bytes, fused);
@@ -102,8 +94,9 @@ fn fused_fit_stage<'a>(analyzer: &'a Analyzer, interner: &'a Interner) -> Stage<
 /// The stages of a transform over a fitted vectorizer: reading, analysis, counting and weighting.
 ///
 /// As in [`fit_stages`], the fused layout runs analysis and counting as one stage, whose memo maps
-/// a token straight to an id (see [`AnalyzerWorker::analyze_grams`](crate::analyze::AnalyzerWorker::analyze_grams)); the staged layout counts the terms.
-/// text.
+/// a token straight to an id (see
+/// [`AnalyzerWorker::analyze_grams`](crate::analyze::AnalyzerWorker::analyze_grams)); the
+/// staged layout counts the terms by their text.
 pub fn transform_stages<'a>(
     analyzer: &'a Analyzer,
     vectorizer: &'a FittedVectorizer,
@@ -112,15 +105,7 @@ pub fn transform_stages<'a>(
 ) -> Vec<Stage<'a, Analyzed>> {
     let fused_stage = || fused_transform_stage(analyzer, vectorizer);
     let counting = || transform_stage(vectorizer);
-    let by_ids = fused && analyzer.config().words_only();
-    counting_stages(
-        analyzer,
-        max_doc_bytes,
-        fused,
-        by_ids,
-        fused_stage,
-        counting,
-    )
+    counting_stages(analyzer, max_doc_bytes, fused, fused_stage, counting)
 }
 
 fn fused_transform_stage<'a>(
