@@ -12,7 +12,9 @@ use crate::error::{Error, Result};
 pub struct Output {
     writer: BufWriter<Box<dyn Write + Send>>,
     path: PathBuf,
-    temp: Option<PathBuf>,
+    /// The temporary file, and the file it replaces when committed (the path's target when
+    /// the path is a symbolic link, so that the link stays a link).
+    temp: Option<(PathBuf, PathBuf)>,
 }
 
 impl Output {
@@ -26,13 +28,32 @@ impl Output {
                 temp: None,
             });
         }
-        let temp = temp_path(path);
+        let target = resolve_links(path)?;
+        match std::fs::metadata(&target) {
+            Ok(meta) if meta.is_dir() => return Err(Error::input(path, "is a folder, not a file")),
+            // A device or a pipe (`/dev/null`, a FIFO) cannot be replaced by a rename, and must
+            // not be replaced by a file: it is written in place.
+            Ok(meta) if !meta.is_file() => {
+                let file = std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(&target)
+                    .map_err(|e| Error::io(path, e))?;
+                let file: Box<dyn Write + Send> = Box::new(file);
+                return Ok(Output {
+                    writer: BufWriter::with_capacity(1 << 16, file),
+                    path: path.to_path_buf(),
+                    temp: None,
+                });
+            }
+            _ => {}
+        }
+        let temp = temp_path(&target);
         let file = File::create(&temp).map_err(|e| Error::io(path, e))?;
         let file: Box<dyn Write + Send> = Box::new(EarlyWriteback { file, unsynced: 0 });
         Ok(Output {
             writer: BufWriter::with_capacity(1 << 16, file),
             path: path.to_path_buf(),
-            temp: Some(temp),
+            temp: Some((temp, target)),
         })
     }
 
@@ -49,11 +70,11 @@ impl Output {
     /// Flushes, syncs and renames the file into place.
     pub fn commit(mut self) -> Result<()> {
         self.writer.flush().map_err(|e| Error::io(&self.path, e))?;
-        if let Some(temp) = self.temp.take() {
+        if let Some((temp, target)) = self.temp.take() {
             // The temporary file is reopened for syncing because the writer holds it as a plain
             // `Write`; a rename of unsynced data could survive a crash as an empty file.
             let synced = File::open(&temp).and_then(|f| f.sync_all());
-            if let Err(err) = synced.and_then(|()| std::fs::rename(&temp, &self.path)) {
+            if let Err(err) = synced.and_then(|()| std::fs::rename(&temp, &target)) {
                 let _ = std::fs::remove_file(&temp);
                 return Err(Error::io(&self.path, err));
             }
@@ -78,7 +99,7 @@ impl Write for Output {
 
 impl Drop for Output {
     fn drop(&mut self) {
-        if let Some(temp) = self.temp.take() {
+        if let Some((temp, _)) = self.temp.take() {
             // Not committed: the partial file is garbage, and failing to remove it changes nothing.
             let _ = std::fs::remove_file(temp);
         }
@@ -132,6 +153,61 @@ fn start_writeback(file: &File) {
 fn start_writeback(_: &File) {}
 
 /// A hidden name beside `path`, unique to this process, so the rename stays on one filesystem.
+/// The file a path names once its symbolic links are followed (40 at most, as the kernel allows);
+/// a path that is not a link is itself.
+fn resolve_links(path: &Path) -> Result<PathBuf> {
+    let mut current = path.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&current) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let link = std::fs::read_link(&current).map_err(|e| Error::io(path, e))?;
+                current = match current.parent() {
+                    Some(parent) if link.is_relative() => parent.join(link),
+                    _ => link,
+                };
+            }
+            _ => return Ok(current),
+        }
+    }
+    Err(Error::input(path, "too many levels of symbolic links"))
+}
+
+/// Refuses to write `output` when it is one of `inputs` (the same file, by any name): a run
+/// must never replace what it reads. Missing files are not the same as anything.
+pub fn refuse_overwriting_inputs(output: &Path, inputs: &[&Path]) -> Result<()> {
+    if output == Path::new("-") {
+        return Ok(());
+    }
+    let Ok(out) = std::fs::metadata(output) else {
+        return Ok(());
+    };
+    for input in inputs {
+        if let Ok(meta) = std::fs::metadata(input) {
+            if same_file(&out, &meta) {
+                return Err(Error::input(
+                    output,
+                    format!(
+                        "is also the input {}; write the output elsewhere",
+                        input.display()
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(unix)]
+fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    a.is_file() && a.dev() == b.dev() && a.ino() == b.ino()
+}
+
+#[cfg(not(unix))]
+fn same_file(_: &std::fs::Metadata, _: &std::fs::Metadata) -> bool {
+    false
+}
+
 fn temp_path(path: &Path) -> PathBuf {
     let name = path
         .file_name()

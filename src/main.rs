@@ -7,14 +7,16 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 
 mod cli;
 
 use cli::{Cli, Outcome};
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // Every command's help ends with the exit codes, as the program's own does.
+    let command = Cli::command().mut_subcommands(|sub| sub.after_help(cli::EXIT_CODES));
+    let cli = Cli::from_arg_matches(&command.get_matches()).unwrap_or_else(|e| e.exit());
     let outcome = cli::run(cli);
     cli::memory::skip_purging_at_exit();
     match outcome {

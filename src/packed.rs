@@ -59,7 +59,7 @@ impl<T: Word> Visitor<'_> for PackedVisitor<T> {
     }
 
     fn visit_bytes<E: Error>(self, bytes: &[u8]) -> Result<Vec<T>, E> {
-        if bytes.len() % T::SIZE != 0 {
+        if !bytes.len().is_multiple_of(T::SIZE) {
             return Err(E::custom(
                 "packed numbers: length not a multiple of their size",
             ));

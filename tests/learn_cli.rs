@@ -143,7 +143,7 @@ fn bad_flags_and_models_are_clear_errors() {
     let (code, _, stderr) = learn(&svm, &[], FIRST);
     assert_eq!(code, 2);
     assert!(
-        stderr.contains("teach an SVM more documents with `update`"),
+        stderr.contains("this is a svm model; teach it more documents with `update`"),
         "{stderr}"
     );
     // A JSONL record without a label is reported and skipped; the rest is learned.

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use super::{Reading, TextClassifier};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::eval::{Confusion, Report};
 use crate::flow::Source;
 use crate::model::Decision;
@@ -36,6 +36,7 @@ impl TextClassifier {
         reading: &mut Reading,
         decision: &Decision,
     ) -> Result<Evaluation> {
+        let name = source.name.clone();
         let labels = &self.model.labels;
         let mut confusion = Confusion::new(labels.clone());
         let mut unknown_labels: BTreeMap<String, u64> = BTreeMap::new();
@@ -56,6 +57,18 @@ impl TextClassifier {
             confusion.add(truth, predicted);
             Ok(())
         })?;
+        if confusion.total() == 0 {
+            let known = if unknown_labels.is_empty() {
+                "it holds no labelled document".to_string()
+            } else {
+                let labels: Vec<&str> = unknown_labels.keys().map(String::as_str).collect();
+                format!(
+                    "none of its labels is a class of the model ({})",
+                    labels.join(", ")
+                )
+            };
+            return Err(Error::input(&name, format!("nothing to evaluate: {known}")));
+        }
         let costed = matches!(decision, Decision::Costs(_));
         Ok(Evaluation {
             report: confusion.report(),

@@ -66,10 +66,12 @@ impl OnlineLearner {
     /// Continues a naive Bayes model; `path` names it in errors.
     pub fn resume(mut model: Model, path: &Path) -> Result<Self> {
         let Classifier::NaiveBayes(nb) = &model.classifier else {
-            return Err(Error::input(
-                path,
-                "learn works on naive Bayes models; teach an SVM more documents with `update`",
-            ));
+            let message = format!(
+                "learn works on naive Bayes models, and this is a {} model; teach it more \
+                 documents with `update`",
+                model.classifier.name()
+            );
+            return Err(Error::input(path, message));
         };
         Ok(OnlineLearner {
             analyzer: Analyzer::new(model.vectorizer.analyzer().clone())?,

@@ -54,6 +54,9 @@ pub struct ClassifyArgs {
 
 /// Runs the command.
 pub fn run(args: ClassifyArgs) -> Result<Outcome> {
+    let mut inputs: Vec<&std::path::Path> = args.paths.iter().map(PathBuf::as_path).collect();
+    inputs.push(&args.model);
+    bowline::io::refuse_overwriting_inputs(&args.output, &inputs)?;
     let classifier = TextClassifier::load(&args.model)?;
     let decide = args.decision.decision(classifier.labels())?;
     let from_stdin = args.paths.is_empty() || args.paths == [PathBuf::from("-")];

@@ -18,7 +18,7 @@ use bowline::classifier::OnlineLearner;
 use bowline::corpus::InputFormat;
 use bowline::eval::Prequential;
 use bowline::flow::analysis_stages;
-use bowline::model::{Kind, Model};
+use bowline::model::{Kind, Model, ModelLock};
 use bowline::vectorize::{DfBound, VectorizerConfig};
 use bowline::{Error, Result};
 
@@ -96,6 +96,8 @@ pub fn run(args: LearnArgs) -> Result<Outcome> {
             "--checkpoint-every and --window must be at least 1".into(),
         ));
     }
+    // Held for the whole stream: a second writer of this model waits until it ends.
+    let lock = ModelLock::acquire(&args.model)?;
     let (mut learner, existed) = open(&args)?;
     learner.add_corpus("stdin");
     let mut read = args.input.options()?;
@@ -125,22 +127,22 @@ pub fn run(args: LearnArgs) -> Result<Outcome> {
             let class = learner.class_of(label);
             if let Some(predicted) = predicted {
                 record.add(class, predicted);
-                if record.seen() % args.window as u64 == 0 {
+                if record.seen().is_multiple_of(args.window as u64) {
                     report(&record, learner.labels());
                 }
             }
             learner.learn_terms(&item.terms, class)?;
             learned += 1;
             if learned % args.checkpoint_every == 0 {
-                learner.save(&args.model)?;
+                learner.to_model()?.save_locked(&lock)?;
             }
         }
         Ok(())
     })?;
     if learned > 0 || existed {
-        learner.save(&args.model)?;
+        learner.to_model()?.save_locked(&lock)?;
     }
-    if args.prequential && record.seen() % args.window as u64 != 0 {
+    if args.prequential && !record.seen().is_multiple_of(args.window as u64) {
         report(&record, learner.labels());
     }
     if !args.runtime.quiet {

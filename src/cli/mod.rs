@@ -35,9 +35,16 @@ pub use vectorize::VectorizeArgs;
 
 use bowline::{Error, Result};
 
+/// The exit codes, shown at the end of every `--help`.
+pub const EXIT_CODES: &str = "Exit codes:
+  0    success, also when stdout closes early (as with `| head`)
+  1    the run finished, but some inputs (files, lines) could not be used; each was reported
+  2    an error stopped the run: bad flags, a missing corpus, an unreadable model or output
+  128+N  signal N (SIGINT, SIGTERM) ended a stream after what was read was written";
+
 /// bowline: streaming text classification.
 #[derive(Debug, Parser)]
-#[command(name = "bowline", version, about, max_term_width = 100)]
+#[command(name = "bowline", version, about, max_term_width = 100, after_help = EXIT_CODES)]
 pub struct Cli {
     /// The command to run.
     #[command(subcommand)]

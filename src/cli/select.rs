@@ -110,6 +110,9 @@ struct SelectionReport<'a> {
 
 /// Runs the command.
 pub fn run(args: SelectArgs) -> Result<Outcome> {
+    let mut inputs = vec![args.corpus.as_path()];
+    inputs.extend(args.dev.iter().chain(&args.test).map(|p| p.as_path()));
+    bowline::io::refuse_overwriting_inputs(&args.output, &inputs)?;
     let kind = args.model.choice(Kind::Mnb);
     let svm_seed = (kind == Kind::Svm).then_some(args.seed).flatten();
     let greedy = Greedy {

@@ -195,6 +195,13 @@ impl ClassifierArgs {
 /// Runs the command.
 pub fn run(args: TrainArgs) -> Result<Outcome> {
     let started = std::time::Instant::now();
+    let inputs: Vec<&Path> = args
+        .corpus
+        .iter()
+        .chain(&args.index)
+        .map(|p| p.as_path())
+        .collect();
+    bowline::io::refuse_overwriting_inputs(&args.output, &inputs)?;
     let kind = args.model.choice(Kind::Svm);
     if args.seed.is_some() && kind != Kind::Svm {
         return Err(Error::Config(SVM_ONLY.into()));

@@ -9,6 +9,7 @@ use clap::Args;
 use super::log::ReadLog;
 use super::train::report_unconverged;
 use super::{InputArgs, Outcome, RuntimeArgs};
+use bowline::model::ModelLock;
 use bowline::{Result, Source, TextClassifier};
 
 /// Flags of `bowline update`.
@@ -29,6 +30,10 @@ pub struct UpdateArgs {
 
 /// Runs the command.
 pub fn run(args: UpdateArgs) -> Result<Outcome> {
+    let target = args.output.as_ref().unwrap_or(&args.model);
+    bowline::io::refuse_overwriting_inputs(target, &[&args.corpus])?;
+    // Held from the read to the write, so that two updates of one model take turns.
+    let lock = ModelLock::acquire(&args.model)?;
     let mut classifier = TextClassifier::load(&args.model)?;
     let read = args.input.options()?;
     let pipeline = args.runtime.start()?;
@@ -38,8 +43,10 @@ pub fn run(args: UpdateArgs) -> Result<Outcome> {
     let updated = classifier.update_source(source, &mut super::reading(pipeline, &mut log))?;
     let model = classifier.model();
     report_unconverged(&model.classifier, &model.labels);
-    let target = args.output.as_ref().unwrap_or(&args.model);
-    classifier.save(target)?;
+    match &args.output {
+        Some(other) => classifier.save(other)?,
+        None => model.save_locked(&lock)?,
+    }
     if !args.runtime.quiet {
         eprintln!("bowline: {}", log.summary());
         eprintln!(

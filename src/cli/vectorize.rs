@@ -10,7 +10,7 @@ use super::{AnalysisArgs, InputArgs, Outcome, RuntimeArgs, VocabularyArgs};
 use bowline::analyze::Analyzer;
 use bowline::corpus::ReadOptions;
 use bowline::flow::{count_corpus, open, run_stages, transform_stages, Analyzed};
-use bowline::io::Output;
+use bowline::io::{refuse_overwriting_inputs, Output};
 use bowline::pipeline::{PipelineConfig, StageStats};
 use bowline::vectorize::{svmlight::SvmlightWriter, VectorizerConfig, VocabularyFile};
 use bowline::{Error, Result, Source};
@@ -64,6 +64,12 @@ struct Job {
 impl VectorizeArgs {
     /// Converts the flags into a validated job: the one place they are checked.
     fn job(self) -> Result<Job> {
+        let mut inputs = vec![self.corpus.as_path()];
+        inputs.extend(self.use_vocab.as_deref());
+        refuse_overwriting_inputs(&self.output, &inputs)?;
+        if let Some(vocab) = &self.vocab {
+            refuse_overwriting_inputs(vocab, &inputs)?;
+        }
         let mode = match &self.use_vocab {
             Some(path) => {
                 if self.analysis.any_set() || self.weighting.any_set() {

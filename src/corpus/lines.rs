@@ -115,6 +115,11 @@ pub(super) fn tsv(path: &Path, options: &ReadOptions) -> Result<Entries> {
         if number == 1 && (force_header || key.eq_ignore_ascii_case(header)) {
             return None;
         }
+        if key.is_empty() {
+            let message = format!("empty {first} before the tab");
+            let err = line_error(&path_buf, number, message);
+            return Some(Entry::failed(line_id(&path_buf, number), err));
+        }
         let text = line[tab + 1..].to_vec();
         let (id, label) = if ids {
             (key.to_string(), None)

@@ -57,10 +57,17 @@ impl Confusion {
                 }
             })
             .collect();
-        let macro_f1 = if k == 0 {
+        // As scikit-learn averages: over the classes that occur in the truth or the
+        // predictions. A class the data never mentions has no F1 to speak of, and counting it
+        // as 0 would lower the average of a perfect classifier.
+        let present: Vec<f64> = (0..k)
+            .filter(|&c| per_class[c].support > 0 || (0..k).any(|t| self.matrix[t][c] > 0))
+            .map(|c| per_class[c].f1)
+            .collect();
+        let macro_f1 = if present.is_empty() {
             0.0
         } else {
-            per_class.iter().map(|m| m.f1).sum::<f64>() / k as f64
+            present.iter().sum::<f64>() / present.len() as f64
         };
         Report {
             accuracy: ratio(correct, total),
@@ -107,7 +114,8 @@ pub struct ConfusionJson {
 pub struct Report {
     /// Fraction of documents classified correctly.
     pub accuracy: f64,
-    /// Unweighted mean of the per-class F1.
+    /// Unweighted mean of the per-class F1, over the classes that occur in the truth or the
+    /// predictions (as scikit-learn's `f1_score(average='macro')`).
     pub macro_f1: f64,
     /// F1 over all decisions pooled (equal to accuracy for single-label classification).
     pub micro_f1: f64,
@@ -186,5 +194,21 @@ mod tests {
         assert!((report.macro_f1 - 2.0 / 3.0).abs() < 1e-12);
         assert_eq!(report.confusion.matrix, [[2, 1, 0], [0, 1, 0], [1, 0, 1]]);
         assert!(report.text().contains("confusion"));
+    }
+
+    #[test]
+    fn macro_f1_leaves_out_classes_absent_from_truth_and_predictions() {
+        let labels: Vec<String> = ["a", "b", "c", "d", "e", "f"].map(String::from).to_vec();
+        let mut confusion = Confusion::new(labels);
+        for c in 0..4 {
+            confusion.add(c, c);
+        }
+        let report = confusion.report();
+        assert_eq!((report.accuracy, report.macro_f1), (1.0, 1.0));
+        // A wrong guess of an absent class brings that class into the average, at F1 0.
+        confusion.add(0, 5);
+        let report = confusion.report();
+        let f1_a = 2.0 * 1.0 * 0.5 / 1.5;
+        assert!((report.macro_f1 - (f1_a + 3.0) / 5.0).abs() < 1e-12);
     }
 }

@@ -109,10 +109,17 @@ impl Model {
         Ok(model)
     }
 
-    /// Writes the model atomically: a crash never leaves a broken file under `path`.
+    /// Writes the model atomically under the model's lock: a crash never leaves a broken file
+    /// under `path`, and concurrent writers take turns.
     pub fn save(&self, path: &Path) -> Result<()> {
-        let mut output = crate::io::Output::create(path)?;
-        self.write_to(&mut output, path)?;
+        self.save_locked(&ModelLock::acquire(path)?)
+    }
+
+    /// Writes the model atomically to the file whose lock the caller holds: how a command that
+    /// reads, changes and writes a model keeps the lock from the read to the write.
+    pub fn save_locked(&self, lock: &ModelLock) -> Result<()> {
+        let mut output = crate::io::Output::create(&lock.model)?;
+        self.write_to(&mut output, &lock.model)?;
         output.commit()
     }
 
@@ -133,6 +140,37 @@ impl Model {
         let mut bytes = Vec::new();
         std::io::Read::read_to_end(&mut &file, &mut bytes).map_err(|e| Error::io(path, e))?;
         Model::from_bytes(&bytes, path)
+    }
+}
+
+/// An exclusive lock on a model file, held while it lives: on `.NAME.lock` beside the model, so
+/// the lock outlives the renames that replace the model itself. Two processes that update one
+/// model take turns, and neither update is lost.
+#[derive(Debug)]
+pub struct ModelLock {
+    _file: std::fs::File,
+    model: std::path::PathBuf,
+}
+
+impl ModelLock {
+    /// Waits for the lock of the model at `model` (which need not exist yet).
+    pub fn acquire(model: &Path) -> Result<Self> {
+        let name = model
+            .file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default();
+        let path = model.with_file_name(format!(".{name}.lock"));
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|e| Error::io(&path, e))?;
+        file.lock().map_err(|e| Error::io(&path, e))?;
+        Ok(ModelLock {
+            _file: file,
+            model: model.to_path_buf(),
+        })
     }
 }
 

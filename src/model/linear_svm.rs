@@ -127,10 +127,7 @@ impl LinearSvm {
     pub fn check(&self) -> Result<()> {
         self.params.validate()?;
         let classes = self.bias.len();
-        let calibrated = self
-            .calibration
-            .as_ref()
-            .map_or(true, |s| s.len() == classes);
+        let calibrated = self.calibration.as_ref().is_none_or(|s| s.len() == classes);
         if Some(self.weights.len()) != self.features.checked_mul(classes) || !calibrated {
             return Err(Error::Config(
                 "SVM weights do not match its features and classes".into(),

@@ -17,7 +17,7 @@ pub mod random;
 pub mod reservoir;
 
 pub use decision::{CostMatrix, Decision};
-pub use format::{Model, FORMAT_VERSION};
+pub use format::{Model, ModelLock, FORMAT_VERSION};
 pub use info::{utc_now, TrainingInfo, Tuned};
 pub use kinds::{Classifier, Kind, Params, Selected, Trainer};
 pub use knn::{normalize_votes, Knn, KnnParams, Similarity};

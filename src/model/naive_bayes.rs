@@ -206,7 +206,7 @@ impl NaiveBayes {
                 && s.indices.windows(2).all(|pair| pair[0] < pair[1])
                 && s.indices
                     .last()
-                    .map_or(true, |&j| (j as usize) < fresh.n_features)
+                    .is_none_or(|&j| (j as usize) < fresh.n_features)
         };
         if self.sums.len() != fresh.classes() || !self.sums.iter().all(consistent) {
             return Err(Error::Config(

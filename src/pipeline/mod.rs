@@ -116,6 +116,10 @@ pub fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)
 }
 
+/// Threads per stage at most: each holds buffers and a stack, and beyond the cores of the
+/// largest machines more threads only wait on one another.
+pub const MAX_THREADS: usize = 256;
+
 impl PipelineConfig {
     /// A layout of `threads` threads in the given mode: fused uses `threads` workers; staged gives
     /// every stage `threads` workers.
@@ -141,6 +145,15 @@ impl PipelineConfig {
         };
         if !workers_ok {
             return Err(Error::Config("every stage needs at least 1 thread".into()));
+        }
+        let most = match &self.layout {
+            Layout::Fused { workers } => *workers,
+            Layout::Staged { workers } => workers.iter().copied().max().unwrap_or(0),
+        };
+        if most > MAX_THREADS {
+            return Err(Error::Config(format!(
+                "at most {MAX_THREADS} threads per stage, got {most}"
+            )));
         }
         if self.batch_size == 0 || self.max_in_flight == Some(0) {
             return Err(Error::Config(

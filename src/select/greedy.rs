@@ -513,7 +513,7 @@ impl State {
             let gain = highest - scratch.shift[p];
             // Most candidates put no document at risk: one look at the smallest ratio saves the
             // search.
-            if documents.first().map_or(true, |&(ratio, _)| ratio >= gain) {
+            if documents.first().is_none_or(|&(ratio, _)| ratio >= gain) {
                 continue;
             }
             let risky = documents.partition_point(|&(ratio, _)| ratio < gain);

@@ -1,0 +1,158 @@
+//! Bad input and unlucky timing, one test per case: concurrent updates, outputs that are inputs,
+//! links and devices, absurd thread counts, evaluations that score nothing, empty labels, and
+//! the exit codes in `--help`.
+
+mod common;
+
+use std::path::Path;
+
+use bowline::TextClassifier;
+use common::{arg, bowline, fails_with, outcome, train_quietly};
+
+/// A two-class TSV of `n` documents per class, numbered from `from`.
+fn tsv(path: &Path, from: usize, n: usize) {
+    let mut text = String::from("label\ttext\n");
+    for i in from..from + n {
+        text += &format!("space\trocket orbit launch {i}\n");
+        text += &format!("food\tbread soup oven {i}\n");
+    }
+    std::fs::write(path, text).unwrap();
+}
+
+fn documents(model: &Path) -> u64 {
+    let model = TextClassifier::load(model).unwrap().into_model();
+    model.info.docs_per_class.iter().sum()
+}
+
+#[test]
+fn sixteen_concurrent_updates_of_one_model_are_all_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let (first, model) = (dir.path().join("first.tsv"), dir.path().join("m.model"));
+    tsv(&first, 0, 5);
+    train_quietly(arg(&first), &model, "mnb");
+    let batches: Vec<_> = (0..16)
+        .map(|b| {
+            let path = dir.path().join(format!("batch{b}.tsv"));
+            tsv(&path, 100 * (b + 1), 3);
+            path
+        })
+        .collect();
+    let children: Vec<_> = batches
+        .iter()
+        .map(|batch| {
+            std::process::Command::new(env!("CARGO_BIN_EXE_bowline"))
+                .args(["update", arg(&model), arg(batch), "-q"])
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut child in children {
+        assert!(child.wait().unwrap().success());
+    }
+    assert_eq!(documents(&model), 10 + 16 * 6);
+}
+
+#[test]
+fn an_output_that_is_an_input_is_refused_and_the_input_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("x.tsv");
+    tsv(&corpus, 0, 3);
+    let before = std::fs::read(&corpus).unwrap();
+    fails_with(
+        &["train", arg(&corpus), "-o", arg(&corpus)],
+        "is also the input",
+    );
+    let link = dir.path().join("link.tsv");
+    std::os::unix::fs::symlink(&corpus, &link).unwrap();
+    fails_with(
+        &["vectorize", arg(&corpus), "-o", arg(&link)],
+        "is also the input",
+    );
+    assert_eq!(std::fs::read(&corpus).unwrap(), before);
+}
+
+#[test]
+fn a_link_stays_a_link_and_a_device_stays_a_device() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("c.tsv");
+    tsv(&corpus, 0, 3);
+    let (target, link) = (dir.path().join("real.model"), dir.path().join("link.model"));
+    std::os::unix::fs::symlink("real.model", &link).unwrap();
+    train_quietly(arg(&corpus), &link, "mnb");
+    let meta = std::fs::symlink_metadata(&link).unwrap();
+    assert!(meta.file_type().is_symlink());
+    assert_eq!(documents(&target), 6);
+    let args = [
+        "train",
+        arg(&corpus),
+        "-o",
+        "/dev/null",
+        "-q",
+        "--classifier",
+        "mnb",
+    ];
+    assert_eq!(outcome(&bowline(&args, b"")).0, 0);
+    use std::os::unix::fs::FileTypeExt;
+    assert!(std::fs::metadata("/dev/null")
+        .unwrap()
+        .file_type()
+        .is_char_device());
+}
+
+#[test]
+fn absurd_thread_counts_are_refused_at_once() {
+    fails_with(
+        &["vectorize", "corpora", "-o", "-", "--threads", "100000"],
+        "at most 256 threads",
+    );
+}
+
+#[test]
+fn an_evaluation_that_scores_nothing_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let (corpus, model) = (dir.path().join("c.tsv"), dir.path().join("m.model"));
+    tsv(&corpus, 0, 3);
+    train_quietly(arg(&corpus), &model, "mnb");
+    let other = dir.path().join("other.tsv");
+    std::fs::write(&other, "label\ttext\nsports\tthe match\n").unwrap();
+    fails_with(&["eval", arg(&model), arg(&other)], "nothing to evaluate");
+}
+
+#[test]
+fn an_empty_label_is_a_bad_line_not_a_class() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("c.tsv");
+    std::fs::write(&corpus, "a\tone text\n\tno label\nb\tother text\n").unwrap();
+    let args = ["vectorize", arg(&corpus), "-o", "-", "-q"];
+    let (code, stdout, stderr) = outcome(&bowline(&args, b""));
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("c.tsv:2: empty label"), "{stderr}");
+    assert_eq!(stdout.lines().count(), 2);
+}
+
+#[test]
+fn learn_names_the_kind_it_cannot_learn_into() {
+    let dir = tempfile::tempdir().unwrap();
+    let (corpus, model) = (dir.path().join("c.tsv"), dir.path().join("m.model"));
+    tsv(&corpus, 0, 3);
+    train_quietly(arg(&corpus), &model, "knn");
+    let (code, _, stderr) = outcome(&bowline(&["learn", arg(&model)], b"space\tx\n"));
+    assert_eq!(code, 2);
+    assert!(stderr.contains("this is a knn model"), "{stderr}");
+}
+
+#[test]
+fn every_help_lists_the_exit_codes() {
+    for args in [
+        &["--help"][..],
+        &["train", "--help"],
+        &["classify", "--help"],
+    ] {
+        let (code, stdout, _) = outcome(&bowline(args, b""));
+        assert_eq!(code, 0);
+        assert!(
+            stdout.contains("Exit codes:") && stdout.contains("128+N"),
+            "{stdout}"
+        );
+    }
+}
