@@ -7,16 +7,14 @@
 
 use std::process::ExitCode;
 
-use clap::{CommandFactory, FromArgMatches};
+use clap::FromArgMatches;
 
 mod cli;
 
 use cli::{Cli, Outcome};
 
 fn main() -> ExitCode {
-    // Every command's help ends with the exit codes, as the program's own does.
-    let command = Cli::command().mut_subcommands(|sub| sub.after_help(cli::EXIT_CODES));
-    let cli = Cli::from_arg_matches(&command.get_matches()).unwrap_or_else(|e| e.exit());
+    let cli = Cli::from_arg_matches(&cli::command().get_matches()).unwrap_or_else(|e| e.exit());
     let outcome = cli::run(cli);
     cli::memory::skip_purging_at_exit();
     match outcome {

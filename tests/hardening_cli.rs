@@ -156,3 +156,31 @@ fn every_help_lists_the_exit_codes() {
         );
     }
 }
+
+#[test]
+fn pruning_every_term_or_an_empty_df_range_is_an_error() {
+    fails_with(
+        &["vectorize", "corpora", "-o", "-", "--min-df", "1000"],
+        "--min-df 1000 and --max-df 1 leave none of the 1202 terms of 61 documents",
+    );
+    fails_with(
+        &["vectorize", "corpora", "-o", "-", "--min-df", "5", "--max-df", "3"],
+        "--min-df is above --max-df",
+    );
+}
+
+#[test]
+fn a_full_disk_is_reported_as_one() {
+    let args = ["train", "corpora", "--classifier", "mnb", "-o", "/dev/full"];
+    fails_with(&args, "/dev/full: No space left on device");
+}
+
+#[test]
+fn completions_and_a_manual_page_are_printed() {
+    let (code, stdout, _) = outcome(&bowline(&["completions", "bash"], b""));
+    assert_eq!(code, 0);
+    assert!(stdout.contains("_bowline()") && stdout.contains("--char-ngrams"));
+    let (code, stdout, _) = outcome(&bowline(&["man"], b""));
+    assert_eq!(code, 0);
+    assert!(stdout.contains(".TH bowline 1") && stdout.contains("Exit codes"));
+}

@@ -3,6 +3,7 @@
 
 mod args;
 mod classify;
+mod completions;
 mod cv;
 mod eval;
 mod index;
@@ -36,7 +37,7 @@ pub use vectorize::VectorizeArgs;
 use bowline::{Error, Result};
 
 /// The exit codes, shown at the end of every `--help`.
-pub const EXIT_CODES: &str = "Exit codes:
+const EXIT_CODES: &str = "Exit codes:
   0    success, also when stdout closes early (as with `| head`)
   1    the run finished, but some inputs (files, lines) could not be used; each was reported
   2    an error stopped the run: bad flags, a missing corpus, an unreadable model or output
@@ -81,6 +82,10 @@ pub enum Command {
     /// Keep a corpus in a tantivy index analyzed by bowline's analyzer, for `stats`, `train`
     /// and the nearest-neighbour classifier.
     Index(IndexArgs),
+    /// Print the completion script for a shell (bash, zsh, fish, elvish, powershell).
+    Completions(completions::CompletionsArgs),
+    /// Print the manual page, in roff (`bowline man > bowline.1`).
+    Man,
 }
 
 /// How a command ended when it did not fail outright.
@@ -93,6 +98,12 @@ pub enum Outcome {
     Partial(u64),
     /// SIGINT or SIGTERM (the number) stopped a stream; what was read before it was processed.
     Interrupted(i32),
+}
+
+/// The command line's definition, every command's help ending with the exit codes.
+pub fn command() -> clap::Command {
+    use clap::CommandFactory;
+    Cli::command().mut_subcommands(|sub| sub.after_help(EXIT_CODES))
 }
 
 /// Runs a parsed command line.
@@ -109,6 +120,8 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Command::Select(args) => select::run(args),
         Command::Stats(args) => stats::run(args),
         Command::Index(args) => index::run(args),
+        Command::Completions(args) => completions::completions(args),
+        Command::Man => completions::man(),
     }
 }
 

@@ -5,6 +5,7 @@
 //! encoding. A truncated, corrupted, foreign or future file is recognised from the header before
 //! any decoding, and each case gets its own message. Files are written atomically.
 
+use std::io::Write as _;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -46,6 +47,16 @@ impl Model {
         let encode = |e: postcard::Error| {
             Error::Config(format!("cannot write the model to {}: {e}", path.display()))
         };
+        // postcard reports any failure to write as a full buffer; the writer's own error ("no
+        // space left on device") is the one to report.
+        let mut out = Remembering {
+            inner: out,
+            error: None,
+        };
+        let fail = |e: postcard::Error, out: &mut Remembering<'_, _>| match out.error.take() {
+            Some(io) => Error::io(path, io),
+            None => encode(e),
+        };
         let mut digest = Digest::default();
         postcard::to_io(self, &mut digest).map_err(encode)?;
         let mut header = Vec::with_capacity(HEADER);
@@ -54,7 +65,9 @@ impl Model {
         header.extend_from_slice(&digest.length.to_le_bytes());
         header.extend_from_slice(&digest.crc.finalize().to_le_bytes());
         out.write_all(&header).map_err(|e| Error::io(path, e))?;
-        postcard::to_io(self, out).map_err(encode)?;
+        if let Err(e) = postcard::to_io(self, &mut out) {
+            return Err(fail(e, &mut out));
+        }
         Ok(())
     }
 
@@ -171,6 +184,30 @@ impl ModelLock {
             _file: file,
             model: model.to_path_buf(),
         })
+    }
+}
+
+/// A writer that passes everything on and keeps the first error it meets.
+struct Remembering<'w, W> {
+    inner: &'w mut W,
+    error: Option<std::io::Error>,
+}
+
+impl<W: std::io::Write> std::io::Write for Remembering<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.inner.write(buf).inspect_err(|e| self.remember(e))
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush().inspect_err(|e| self.remember(e))
+    }
+}
+
+impl<W> Remembering<'_, W> {
+    fn remember(&mut self, error: &std::io::Error) {
+        if self.error.is_none() {
+            self.error = Some(std::io::Error::new(error.kind(), error.to_string()));
+        }
     }
 }
 

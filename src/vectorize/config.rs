@@ -89,6 +89,16 @@ impl VectorizerConfig {
                 )));
             }
         }
+        let empty = match (self.min_df, self.max_df) {
+            (DfBound::Count(min), DfBound::Count(max)) => min > max,
+            (DfBound::Fraction(min), DfBound::Fraction(max)) => min > max,
+            _ => false,
+        };
+        if empty {
+            return Err(Error::Config(
+                "--min-df is above --max-df: no term could be kept".into(),
+            ));
+        }
         if self.max_features == Some(0) {
             return Err(Error::Config("--max-features must be at least 1".into()));
         }

@@ -4,8 +4,8 @@
 use std::ops::Range;
 
 use super::{
-    fill_renumbered, for_each_renumbered, vocabulary, Counted, FittedVectorizer, Interner, Matrix,
-    RowCounter, RowSource, SparseRow, VectorizerConfig,
+    fill_renumbered, for_each_renumbered, vocabulary, Counted, DfBound, FittedVectorizer, Interner,
+    Matrix, RowCounter, RowSource, SparseRow, VectorizerConfig,
 };
 use crate::analyze::{AnalyzerConfig, Terms};
 use crate::error::{Error, Result};
@@ -120,7 +120,20 @@ impl Fitter {
             .map_err(|_| Error::Config("more than 4 billion documents".into()))?;
         let wanted = vocabulary::within_df_bounds(&df, &self.config, n_docs);
         let terms = self.interner.into_terms(|id| wanted(&id));
+        let seen = df.iter().filter(|&&d| d > 0).count();
         let (terms, df, remap) = vocabulary::prune(&terms, &df, &total, &self.config, n_docs);
+        if terms.is_empty() && seen > 0 {
+            let bound = |b: DfBound| match b {
+                DfBound::Count(n) => n.to_string(),
+                DfBound::Fraction(f) => f.to_string(),
+            };
+            return Err(Error::Config(format!(
+                "--min-df {} and --max-df {} leave none of the {seen} terms of {n_docs} \
+                 documents",
+                bound(self.config.min_df),
+                bound(self.config.max_df)
+            )));
+        }
         let vectorizer = FittedVectorizer::from_parts(analyzer, self.config, terms, df, n_docs)?;
         let rows = TrainingRows {
             rows,
