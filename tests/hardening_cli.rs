@@ -164,7 +164,16 @@ fn pruning_every_term_or_an_empty_df_range_is_an_error() {
         "--min-df 1000 and --max-df 1 leave none of the 1202 terms of 61 documents",
     );
     fails_with(
-        &["vectorize", "corpora", "-o", "-", "--min-df", "5", "--max-df", "3"],
+        &[
+            "vectorize",
+            "corpora",
+            "-o",
+            "-",
+            "--min-df",
+            "5",
+            "--max-df",
+            "3",
+        ],
         "--min-df is above --max-df",
     );
 }
@@ -183,4 +192,31 @@ fn completions_and_a_manual_page_are_printed() {
     let (code, stdout, _) = outcome(&bowline(&["man"], b""));
     assert_eq!(code, 0);
     assert!(stdout.contains(".TH bowline 1") && stdout.contains("Exit codes"));
+}
+
+#[test]
+fn json_outputs_carry_a_schema_version_and_an_svm_score_is_no_probability() {
+    let dir = tempfile::tempdir().unwrap();
+    let (corpus, model) = (dir.path().join("c.tsv"), dir.path().join("m.model"));
+    tsv(&corpus, 0, 3);
+    train_quietly(arg(&corpus), &model, "svm");
+    let args = ["classify", arg(&model), "--format", "jsonl", "--top", "2", "-q"];
+    let (code, stdout, _) = outcome(&bowline(&args, b"rocket orbit\n"));
+    assert_eq!(code, 0);
+    let line: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(line["schema_version"], 1);
+    assert!(line.get("probability").is_none() && line["score"].is_f64(), "{line}");
+    let scores = line["scores"].as_array().unwrap();
+    assert_eq!((scores.len(), &scores[0]["label"]), (2, &line["label"]));
+    for args in [
+        &["eval", arg(&model), arg(&corpus), "--json", "-q"][..],
+        &["cv", arg(&corpus), "--folds", "2", "--json", "-q"],
+        &["rank", arg(&corpus), "--json", "-q"],
+        &["stats", arg(&corpus), "--json", "-q"],
+    ] {
+        let (code, stdout, stderr) = outcome(&bowline(args, b""));
+        assert_eq!(code, 0, "{args:?}: {stderr}");
+        let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(json["schema_version"], 1, "{args:?}");
+    }
 }

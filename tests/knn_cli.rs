@@ -47,10 +47,13 @@ fn classify(model: &Path, probes: &Path) -> Vec<Classified> {
             let v: serde_json::Value = serde_json::from_str(line).unwrap();
             let id = v["id"].as_str().unwrap().rsplit('/').next().unwrap();
             let mut scores: Vec<(String, f64)> = v["scores"]
-                .as_object()
+                .as_array()
                 .unwrap()
                 .iter()
-                .map(|(label, p)| (label.clone(), p.as_f64().unwrap()))
+                .map(|s| {
+                    let label = s["label"].as_str().unwrap().to_string();
+                    (label, s["probability"].as_f64().unwrap())
+                })
                 .collect();
             scores.sort_by(|x, y| x.0.cmp(&y.0));
             let label = v["label"].as_str().unwrap().to_string();

@@ -31,7 +31,8 @@ fn run(args: &[&str]) -> String {
     stdout
 }
 
-/// `classify --format jsonl` results as (id file name, label, probability).
+/// `classify --format jsonl` results as (id file name, label, probability or, for an
+/// uncalibrated SVM, score).
 fn classify(model: &std::path::Path, probes: &std::path::Path) -> Vec<(String, String, f64)> {
     let out = run(&[
         "classify",
@@ -54,7 +55,7 @@ fn classify(model: &std::path::Path, probes: &std::path::Path) -> Vec<(String, S
             (
                 id,
                 v["label"].as_str().unwrap().to_string(),
-                v["probability"].as_f64().unwrap(),
+                v["probability"].as_f64().or(v["score"].as_f64()).unwrap(),
             )
         })
         .collect()

@@ -5,7 +5,6 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 use clap::Args;
-use serde::ser::SerializeMap;
 use serde::Serialize;
 
 use super::log::ReadLog;
@@ -20,10 +19,12 @@ use bowline::{Error, Result, Source, TextClassifier};
 /// Output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum ClassifyFormat {
-    /// `id<TAB>label<TAB>probability`.
+    /// `id<TAB>label<TAB>probability` (for an uncalibrated SVM, a score: a softmax of its
+    /// decision values, which ranks classes but is no probability).
     Tsv,
-    /// `{"id", "label", "probability", "scores"}` per line, or `{"id", "error"}` for input that
-    /// could not be read.
+    /// `{"schema_version", "id", "label", "probability", "scores": [{"label", "probability"}]}`
+    /// per line ("score" instead of "probability" for an uncalibrated SVM), classes in rank
+    /// order; `{"schema_version", "id", "error"}` for input that could not be read.
     Jsonl,
 }
 
@@ -77,6 +78,7 @@ pub fn run(args: ClassifyArgs) -> Result<Outcome> {
         top: args.top,
         output: Output::create(&args.output)?,
         probabilities: vec![0.0; classifier.labels().len()],
+        probabilistic: classifier.model().classifier.gives_probabilities(),
         line: Vec::new(),
     };
     let mut log = ReadLog::new(read.max_doc_bytes);
@@ -137,6 +139,8 @@ struct ResultWriter<'m> {
     output: Output,
     /// The class probabilities of the entry being written, when it is a document.
     probabilities: Vec<f64>,
+    /// Whether they are probabilities in earnest, or an uncalibrated SVM's scores.
+    probabilistic: bool,
     line: Vec<u8>,
 }
 
@@ -155,7 +159,7 @@ impl ResultWriter<'_> {
                     id: failed_id(&entry.doc.id, error),
                     error: error.to_string(),
                 };
-                push_json(&mut self.line, &failure)?;
+                super::json_line(&mut self.line, &failure)?;
             }
             Some(_) => return Ok(()),
         }
@@ -165,40 +169,40 @@ impl ResultWriter<'_> {
     }
 
     fn format_result(&mut self, id: &str, best: usize) -> Result<()> {
-        let (label, probability) = (&self.labels[best], self.probabilities[best]);
+        let (label, value) = (&self.labels[best], self.probabilities[best]);
         match self.format {
             ClassifyFormat::Tsv => {
                 // Tabs and newlines in an id would break the columns; they are escaped.
                 let id = id.replace('\t', "\\t").replace('\n', "\\n");
-                writeln!(self.line, "{id}\t{label}\t{probability:.6}")
-                    .map_err(|e| Error::io("-", e))
+                writeln!(self.line, "{id}\t{label}\t{value:.6}").map_err(|e| Error::io("-", e))
             }
             ClassifyFormat::Jsonl => {
                 let scores = &self.probabilities;
                 let mut ranked: Vec<usize> = (0..scores.len()).collect();
                 ranked.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]));
                 ranked.truncate(self.top);
+                let (probability, score) = named(value, self.probabilistic);
                 let result = JsonResult {
                     id,
                     label,
                     probability,
-                    scores: TopScores {
-                        labels: self.labels,
-                        scores,
-                        ranked: &ranked,
-                    },
+                    score,
+                    scores: ranked
+                        .iter()
+                        .map(|&c| {
+                            let (probability, score) = named(scores[c], self.probabilistic);
+                            Ranked {
+                                label: &self.labels[c],
+                                probability,
+                                score,
+                            }
+                        })
+                        .collect(),
                 };
-                push_json(&mut self.line, &result)
+                super::json_line(&mut self.line, &result)
             }
         }
     }
-}
-
-/// Appends one JSON line.
-fn push_json(line: &mut Vec<u8>, value: &impl Serialize) -> Result<()> {
-    serde_json::to_writer(&mut *line, value).map_err(|e| Error::Config(e.to_string()))?;
-    line.push(b'\n');
-    Ok(())
 }
 
 /// The id of an entry that failed: for a line error, the line number, as the line's id would
@@ -210,35 +214,42 @@ fn failed_id(id: &str, error: &Error) -> String {
     }
 }
 
+/// One document's result in jsonl: the chosen class and its value, and the top classes in rank
+/// order. The values are called probabilities, or scores for an uncalibrated SVM.
 #[derive(Serialize)]
 struct JsonResult<'a> {
     id: &'a str,
     label: &'a str,
-    probability: f64,
-    scores: TopScores<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    probability: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    score: Option<f64>,
+    scores: Vec<Ranked<'a>>,
+}
+
+/// A class and its value, in the ranking of a result.
+#[derive(Serialize)]
+struct Ranked<'a> {
+    label: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    probability: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    score: Option<f64>,
+}
+
+/// `value` as a probability or as a score.
+fn named(value: f64, probabilities: bool) -> (Option<f64>, Option<f64>) {
+    if probabilities {
+        (Some(value), None)
+    } else {
+        (None, Some(value))
+    }
 }
 
 #[derive(Serialize)]
 struct Failure {
     id: String,
     error: String,
-}
-
-/// The top classes and their probabilities, as a JSON object in rank order.
-struct TopScores<'a> {
-    labels: &'a [String],
-    scores: &'a [f64],
-    ranked: &'a [usize],
-}
-
-impl Serialize for TopScores<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(self.ranked.len()))?;
-        for &c in self.ranked {
-            map.serialize_entry(&self.labels[c], &self.scores[c])?;
-        }
-        map.end()
-    }
 }
 
 /// A document counter on stderr when it is a terminal, hidden otherwise.

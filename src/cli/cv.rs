@@ -12,7 +12,7 @@ use super::tune::TuneArgs;
 use super::{AnalysisArgs, InputArgs, Outcome, RuntimeArgs, VocabularyArgs};
 use bowline::classifier::CvReport;
 use bowline::model::Kind;
-use bowline::{Error, Result, Source};
+use bowline::{Result, Source};
 
 /// Flags of `bowline cv`.
 #[derive(Debug, Args)]
@@ -83,7 +83,7 @@ pub fn run(args: CvArgs) -> Result<Outcome> {
             "accuracy": report.accuracy,
             "macro_f1": report.macro_f1,
         });
-        serde_json::to_string_pretty(&json).map_err(|e| Error::Config(e.to_string()))? + "\n"
+        super::json_text(&json)?
     } else {
         table(&report, args.folds)
     };

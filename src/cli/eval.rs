@@ -10,7 +10,7 @@ use super::log::ReadLog;
 use super::{DecisionArgs, InputArgs, Outcome, RuntimeArgs};
 use bowline::eval::Report;
 use bowline::model::Tuned;
-use bowline::{Error, Result, Source, TextClassifier};
+use bowline::{Result, Source, TextClassifier};
 
 /// Flags of `bowline eval`.
 #[derive(Debug, Args)]
@@ -69,7 +69,7 @@ pub fn run(args: EvalArgs) -> Result<Outcome> {
             mean_cost,
             tuned,
         };
-        serde_json::to_string_pretty(&json).map_err(|e| Error::Config(e.to_string()))? + "\n"
+        super::json_text(&json)?
     } else {
         let mut text = report.text();
         if let Some(t) = tuned {

@@ -9,7 +9,7 @@ use super::{AnalysisArgs, InputArgs, Outcome, RuntimeArgs};
 use bowline::analyze::{Analyzer, AnalyzerConfig};
 use bowline::classifier::{rank_terms, Listing, RankOptions};
 use bowline::select::RankBy;
-use bowline::{Error, Result, Source};
+use bowline::{Result, Source};
 
 /// Flags of `bowline rank`.
 #[derive(Debug, Args)]
@@ -58,7 +58,7 @@ pub fn run(args: RankArgs) -> Result<Outcome> {
     drop(reading);
     let text = if args.json {
         let json = serde_json::json!({ "by": args.by, "listings": listings });
-        serde_json::to_string_pretty(&json).map_err(|e| Error::Config(e.to_string()))? + "\n"
+        super::json_text(&json)?
     } else {
         table(&listings, args.by)
     };

@@ -17,7 +17,7 @@ use bowline::classifier::SelectOptions;
 use bowline::model::Kind;
 use bowline::report::{line_chart, LineChart};
 use bowline::select::{Greedy, Metric, RankBy, Step};
-use bowline::{Error, Result, Source};
+use bowline::{Result, Source};
 
 /// Flags of `bowline select`.
 #[derive(Debug, Args)]
@@ -201,8 +201,7 @@ fn print_summary(args: &SelectArgs, report: &SelectionReport, steps: usize, term
 /// Writes the JSON report and the SVG curve when asked for.
 fn write_outputs(args: &SelectArgs, report: &SelectionReport, steps: &[Step]) -> Result<()> {
     if let Some(path) = &args.report {
-        let json =
-            serde_json::to_string_pretty(report).map_err(|e| Error::Config(e.to_string()))?;
+        let json = super::json_text(report)?;
         bowline::io::write_atomically(path, |out| std::io::Write::write_all(out, json.as_bytes()))?;
     }
     if let Some(path) = &args.plot {

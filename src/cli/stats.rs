@@ -92,7 +92,5 @@ fn render(stats: &CorpusStats, json: bool) -> Result<String> {
     if !json {
         return Ok(text_report(stats));
     }
-    serde_json::to_string_pretty(stats)
-        .map(|text| text + "\n")
-        .map_err(|e| Error::Config(format!("cannot encode the report: {e}")))
+    super::json_text(stats)
 }

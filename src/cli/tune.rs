@@ -6,7 +6,7 @@ use clap::Args;
 use serde::Serialize;
 
 use bowline::classifier::{RoundTime, Trial, TuneOptions, TuneOutcome};
-use bowline::{Error, Result};
+use bowline::Result;
 
 /// The search's flags.
 #[derive(Debug, Clone, Args)]
@@ -79,9 +79,7 @@ pub fn render(outcome: &TuneOutcome, json: bool) -> Result<String> {
             rounds: &outcome.rounds,
             trials: &outcome.trials,
         };
-        return serde_json::to_string_pretty(&report)
-            .map(|s| s + "\n")
-            .map_err(|e| Error::Config(e.to_string()));
+        return super::json_text(&report);
     }
     let mut out = format!(
         "{:>5}  {:>6}  {:>8}  setting\n",

@@ -278,6 +278,13 @@ impl Classifier {
         }
     }
 
+    /// Whether [`probabilities`](Classifier::probabilities) are probabilities in earnest: false
+    /// for an uncalibrated SVM, whose values are a softmax of decision values that ranks the
+    /// classes but is not calibrated, and should be called scores.
+    pub fn gives_probabilities(&self) -> bool {
+        self.svm().is_none_or(LinearSvm::is_calibrated)
+    }
+
     /// Fills `out` (one slot per class) with one weighted row's class probabilities: its
     /// [`scores`](Classifier::scores) turned into [`probabilities`](Classifier::probabilities).
     pub fn probabilities_of(&self, indices: &[u32], values: &[f64], out: &mut [f64]) {

@@ -353,6 +353,11 @@ impl LinearSvm {
         &self.convergence
     }
 
+    /// Whether Platt sigmoids calibrate its scores into probabilities.
+    pub fn is_calibrated(&self) -> bool {
+        self.calibration.is_some()
+    }
+
     /// Class `c`'s weights, bias last.
     pub fn class_weights(&self, c: usize) -> Vec<f64> {
         let k = self.bias.len();
