@@ -89,8 +89,16 @@ fn a_malformed_line_is_reported_and_the_lines_after_it_are_kept() {
     let dir = tempfile::tempdir().unwrap();
     let model = model(dir.path());
     let jsonl = b"{\"text\": \"the rocket reached orbit\"}\n{\"text\": oops\n{\"text\": \"the striker scored a goal\"}\n";
-    let (code, stdout, stderr) =
-        classify(&model, &["--input", "jsonl", "--format", "jsonl"], jsonl);
+    // Not quiet: -q would silence the error on the line.
+    let args = [
+        "classify",
+        arg(&model),
+        "--input",
+        "jsonl",
+        "--format",
+        "jsonl",
+    ];
+    let (code, stdout, stderr) = outcome(&bowline(&args, jsonl));
     assert_eq!(code, 1, "a failed line makes the exit status non-zero");
     assert!(stderr.contains("-:2: invalid JSON record"), "{stderr}");
     let records: Vec<serde_json::Value> = stdout

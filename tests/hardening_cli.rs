@@ -123,7 +123,7 @@ fn an_empty_label_is_a_bad_line_not_a_class() {
     let dir = tempfile::tempdir().unwrap();
     let corpus = dir.path().join("c.tsv");
     std::fs::write(&corpus, "a\tone text\n\tno label\nb\tother text\n").unwrap();
-    let args = ["vectorize", arg(&corpus), "-o", "-", "-q"];
+    let args = ["vectorize", arg(&corpus), "-o", "-"];
     let (code, stdout, stderr) = outcome(&bowline(&args, b""));
     assert_eq!(code, 1, "{stderr}");
     assert!(stderr.contains("c.tsv:2: empty label"), "{stderr}");
@@ -200,12 +200,23 @@ fn json_outputs_carry_a_schema_version_and_an_svm_score_is_no_probability() {
     let (corpus, model) = (dir.path().join("c.tsv"), dir.path().join("m.model"));
     tsv(&corpus, 0, 3);
     train_quietly(arg(&corpus), &model, "svm");
-    let args = ["classify", arg(&model), "--format", "jsonl", "--top", "2", "-q"];
+    let args = [
+        "classify",
+        arg(&model),
+        "--format",
+        "jsonl",
+        "--top",
+        "2",
+        "-q",
+    ];
     let (code, stdout, _) = outcome(&bowline(&args, b"rocket orbit\n"));
     assert_eq!(code, 0);
     let line: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
     assert_eq!(line["schema_version"], 1);
-    assert!(line.get("probability").is_none() && line["score"].is_f64(), "{line}");
+    assert!(
+        line.get("probability").is_none() && line["score"].is_f64(),
+        "{line}"
+    );
     let scores = line["scores"].as_array().unwrap();
     assert_eq!((scores.len(), &scores[0]["label"]), (2, &line["label"]));
     for args in [
@@ -219,4 +230,33 @@ fn json_outputs_carry_a_schema_version_and_an_svm_score_is_no_probability() {
         let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
         assert_eq!(json["schema_version"], 1, "{args:?}");
     }
+}
+
+#[test]
+fn warnings_are_capped_listed_with_v_and_silenced_with_q() {
+    let dir = tempfile::tempdir().unwrap();
+    for i in 0..8 {
+        let class = if i % 2 == 0 { "a" } else { "b" };
+        let path = dir.path().join(class).join(format!("{i}.txt"));
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        // "café" in Windows-1252: not valid UTF-8.
+        std::fs::write(&path, b"caf\xe9 au lait").unwrap();
+    }
+    let run = |flag: &str| {
+        let mut args = vec!["vectorize", arg(dir.path()), "-o", "-"];
+        args.extend((!flag.is_empty()).then_some(flag));
+        let (code, _, stderr) = outcome(&bowline(&args, b""));
+        assert_eq!(code, 0, "{stderr}");
+        let warnings = stderr.matches("not valid UTF-8").count();
+        (warnings, stderr)
+    };
+    let (shown, stderr) = run("");
+    assert_eq!(shown, 5, "{stderr}");
+    assert!(
+        stderr.contains("3 more warnings not shown (-v lists them)"),
+        "{stderr}"
+    );
+    assert_eq!(run("-v").0, 8);
+    let (_, quiet) = run("-q");
+    assert_eq!(quiet, "");
 }

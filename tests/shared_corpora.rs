@@ -7,11 +7,13 @@ use common::{arg, bowline, outcome};
 const NEWS: &str = "../shared/corpora/20news-bydate";
 const SMS: &str = "../shared/corpora/sms-spam/SMSSpamCollection.tsv";
 
-/// Vectorizes `corpus` and returns stderr and the svmlight rows' labels.
+/// Vectorizes `corpus` and returns stderr (every warning listed: `-v`) and the svmlight rows'
+/// labels.
 fn vectorize(corpus: &str) -> (String, Vec<String>) {
     let dir = tempfile::tempdir().unwrap();
     let svm = dir.path().join("out.svm");
-    let (code, _, stderr) = outcome(&bowline(&["vectorize", corpus, "-o", arg(&svm)], b""));
+    let args = ["vectorize", corpus, "-o", arg(&svm), "-v"];
+    let (code, _, stderr) = outcome(&bowline(&args, b""));
     assert_eq!(code, 0, "{stderr}");
     let rows = std::fs::read_to_string(&svm).unwrap();
     let labels = rows

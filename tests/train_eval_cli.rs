@@ -183,8 +183,7 @@ fn classify_labels_files_and_trees_in_a_deterministic_order() {
         ],
     );
     std::os::unix::fs::symlink(dir.path().join("gone"), docs.join("a/broken.txt")).unwrap();
-    let (code, stdout, stderr) =
-        outcome(&bowline(&["classify", arg(&model), arg(&docs), "-q"], b""));
+    let (code, stdout, stderr) = outcome(&bowline(&["classify", arg(&model), arg(&docs)], b""));
     assert_eq!(code, 1, "{stderr}");
     assert!(stderr.contains("broken.txt"), "{stderr}");
     let rows: Vec<Vec<&str>> = stdout.lines().map(|l| l.split('\t').collect()).collect();

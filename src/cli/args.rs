@@ -270,10 +270,10 @@ pub struct RuntimeArgs {
     /// Documents per batch handed between threads.
     #[arg(long, default_value_t = 64, value_name = "N")]
     pub batch_size: usize,
-    /// Print per-stage counters and timings to stderr.
+    /// Print every warning, and for vectorize per-stage counters and timings, to stderr.
     #[arg(long, short = 'v')]
     pub verbose: bool,
-    /// Print no summary (warnings and errors are still printed).
+    /// Print nothing but the error that stops a run: no summary, warnings or per-file errors.
     #[arg(long, short = 'q')]
     pub quiet: bool,
 }
@@ -282,6 +282,7 @@ impl RuntimeArgs {
     /// The validated pipeline configuration, with rayon's pool sized to match: what every
     /// command that reads a corpus does before reading it.
     pub fn start(&self) -> Result<PipelineConfig> {
+        super::log::set_level(self.quiet, self.verbose);
         let pipeline = self.pipeline()?;
         self.init_thread_pool();
         Ok(pipeline)

@@ -100,6 +100,7 @@ pub fn run(args: ClassifyArgs) -> Result<Outcome> {
         interrupted = stream.interrupted_by();
     } else {
         let progress = progress_bar();
+        log.print_through(progress.clone());
         let mut chained: Vec<Entries> = Vec::new();
         for path in &args.paths {
             chained.push(bowline::flow::open(path, &read)?.0);
@@ -259,7 +260,7 @@ fn progress_bar() -> indicatif::ProgressBar {
     }
     let bar = indicatif::ProgressBar::new_spinner();
     if let Ok(style) =
-        indicatif::ProgressStyle::with_template("{spinner} {pos} documents, {per_sec}")
+        indicatif::ProgressStyle::with_template("{spinner} documents read: {human_pos} ({elapsed})")
     {
         bar.set_style(style);
     }

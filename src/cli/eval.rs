@@ -87,10 +87,10 @@ pub fn run(args: EvalArgs) -> Result<Outcome> {
     super::print_or_quiet(&shown)?;
     if !unknown.is_empty() {
         let listed: Vec<String> = unknown.iter().map(|(l, n)| format!("{l} ({n})")).collect();
-        eprintln!(
-            "bowline: warning: documents with labels the model does not know were not scored: {}",
+        super::log::warn(&format!(
+            "warning: documents with labels the model does not know were not scored: {}",
             listed.join(", ")
-        );
+        ));
     }
     if !args.runtime.quiet {
         eprintln!("bowline: {}", log.summary());

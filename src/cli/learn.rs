@@ -116,10 +116,8 @@ pub fn run(args: LearnArgs) -> Result<Outcome> {
                 continue;
             }
             let Some(label) = item.entry.doc.label.as_deref() else {
-                eprintln!(
-                    "bowline: error: -:{}: no label; not learned",
-                    item.entry.doc.id
-                );
+                let line = &item.entry.doc.id;
+                super::log::warn(&format!("error: -:{line}: no label; not learned"));
                 unlabeled += 1;
                 continue;
             };

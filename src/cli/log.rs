@@ -1,8 +1,43 @@
 //! Reporting what was read: warnings as they happen, in input order, and a summary at the end.
+//!
+//! `-q` silences every message that does not stop the run. Otherwise errors on single files or
+//! lines are all printed, warnings only the first [`SHOWN`] (a corpus with thousands of
+//! Windows-1252 files would bury everything else), and the summary says how many more there
+//! were; `-v` prints them all.
+
+use std::sync::atomic::{AtomicU8, Ordering};
 
 use bowline::corpus::{warnings, Entry, ReadCounts};
 
 use super::Outcome;
+
+/// Warnings printed before the rest are only counted.
+const SHOWN: u64 = 5;
+
+const QUIET: u8 = 0;
+const NORMAL: u8 = 1;
+const VERBOSE: u8 = 2;
+
+/// How much the run prints, from `-q` and `-v`; set once, before any input is read.
+static LEVEL: AtomicU8 = AtomicU8::new(NORMAL);
+
+/// Sets how much the run prints.
+pub fn set_level(quiet: bool, verbose: bool) {
+    let level = match (quiet, verbose) {
+        (true, _) => QUIET,
+        (false, true) => VERBOSE,
+        (false, false) => NORMAL,
+    };
+    LEVEL.store(level, Ordering::Relaxed);
+}
+
+/// Prints a message that does not stop the run (a warning, an error on one input), unless the
+/// run is quiet.
+pub fn warn(message: &str) {
+    if LEVEL.load(Ordering::Relaxed) != QUIET {
+        eprintln!("bowline: {message}");
+    }
+}
 
 /// Counts entries and prints their warnings to stderr.
 #[derive(Debug, Default)]
@@ -10,22 +45,48 @@ pub struct ReadLog {
     /// The tallies so far.
     pub counts: ReadCounts,
     max_doc_bytes: u64,
+    /// Warnings met so far, printed or not.
+    warnings: u64,
+    /// A progress bar to print through, so that messages do not cut across it.
+    bar: Option<indicatif::ProgressBar>,
 }
 
 impl ReadLog {
     /// A log for inputs read with the given size limit (named in truncation warnings).
     pub fn new(max_doc_bytes: u64) -> Self {
         ReadLog {
-            counts: ReadCounts::default(),
             max_doc_bytes,
+            ..ReadLog::default()
         }
     }
 
-    /// Counts one entry and prints its warnings.
+    /// Prints through `bar` from now on.
+    pub fn print_through(&mut self, bar: indicatif::ProgressBar) {
+        self.bar = Some(bar);
+    }
+
+    /// Counts one entry and prints its messages, as the level allows.
     pub fn note(&mut self, entry: &Entry) {
         self.counts.add(entry);
+        let level = LEVEL.load(Ordering::Relaxed);
         for line in warnings(entry, self.max_doc_bytes) {
-            eprintln!("bowline: {line}");
+            let is_warning = line.starts_with("warning:");
+            self.warnings += u64::from(is_warning);
+            let shown = match level {
+                QUIET => false,
+                VERBOSE => true,
+                _ => !is_warning || self.warnings <= SHOWN,
+            };
+            if shown {
+                self.print(&format!("bowline: {line}"));
+            }
+        }
+    }
+
+    fn print(&self, line: &str) {
+        match &self.bar {
+            Some(bar) => bar.suspend(|| eprintln!("{line}")),
+            None => eprintln!("{line}"),
         }
     }
 
@@ -42,7 +103,17 @@ impl ReadLog {
             c.truncated,
             c.binary,
             c.failed
-        )
+        ) + &self.unshown()
+    }
+
+    /// The warnings left unprinted, if any.
+    fn unshown(&self) -> String {
+        let unshown = self.warnings.saturating_sub(SHOWN);
+        if LEVEL.load(Ordering::Relaxed) == NORMAL && unshown > 0 {
+            format!("; {unshown} more warnings not shown (-v lists them)")
+        } else {
+            String::new()
+        }
     }
 
     /// Clean unless some input failed.

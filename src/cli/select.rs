@@ -148,7 +148,10 @@ pub fn run(args: SelectArgs) -> Result<Outcome> {
     drop(reading);
     progress.finish_and_clear();
     for (path, unknown) in &outcome.left_out {
-        eprintln!("bowline: warning: {unknown} documents of {} have classes the training corpus lacks; left out", path.display());
+        super::log::warn(&format!(
+            "warning: {unknown} documents of {} have classes the training corpus lacks; left out",
+            path.display()
+        ));
     }
     let model = outcome.model.model();
     report_unconverged(&model.classifier, &model.labels);

@@ -289,11 +289,11 @@ pub(super) fn report_unconverged(classifier: &Classifier, classes: &[String]) {
     };
     for (binary, class) in svm.convergence().iter().zip(classes) {
         if !binary.converged {
-            eprintln!(
-                "bowline: warning: class '{class}': SVM stopped at the iteration cap ({}) before \
-                 reaching the tolerance; raise --max-iterations or --tolerance",
+            super::log::warn(&format!(
+                "warning: class '{class}': SVM stopped at the iteration cap ({}) before reaching \
+                 the tolerance; raise --max-iterations or --tolerance",
                 binary.iterations
-            );
+            ));
         }
     }
 }

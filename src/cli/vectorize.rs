@@ -206,7 +206,11 @@ fn transform(
         let label = item.entry.doc.label.as_deref();
         let id = match (label, label_id(&classes, label)) {
             (Some(name), None) => {
-                eprintln!("bowline: warning: {}: class '{name}' is not in the vocabulary file; written as {}", item.entry.doc.id, classes.len());
+                let id = &item.entry.doc.id;
+                let new = classes.len();
+                super::log::warn(&format!(
+                    "warning: {id}: class '{name}' is not in the vocabulary file; written as {new}"
+                ));
                 classes.push(name.to_string());
                 classes.len() as i64 - 1
             }
