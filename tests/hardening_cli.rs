@@ -260,3 +260,43 @@ fn warnings_are_capped_listed_with_v_and_silenced_with_q() {
     let (_, quiet) = run("-q");
     assert_eq!(quiet, "");
 }
+
+#[test]
+fn a_line_far_over_the_size_limit_is_cut_counted_and_the_next_line_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let (corpus, model) = (dir.path().join("c.tsv"), dir.path().join("m.model"));
+    tsv(&corpus, 0, 3);
+    train_quietly(arg(&corpus), &model, "mnb");
+    let mut stdin = "rocket ".repeat(300_000).into_bytes();
+    stdin.extend_from_slice(b"\nbread soup oven\n");
+    let args = ["classify", arg(&model), "--max-doc-bytes", "1000"];
+    let (code, stdout, stderr) = outcome(&bowline(&args, &stdin));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("-:1: truncated from 2100000 to 1000 bytes"),
+        "{stderr}"
+    );
+    let labels: Vec<&str> = stdout
+        .lines()
+        .map(|l| l.split('\t').nth(1).unwrap())
+        .collect();
+    assert_eq!(labels, ["space", "food"]);
+    // A JSON record cut short cannot be parsed: it is a bad line, and the next one is read.
+    let mut jsonl = format!("{{\"text\": \"{}\"}}\n", "x".repeat(200_000)).into_bytes();
+    jsonl.extend_from_slice(b"{\"text\": \"bread soup\"}\n");
+    let args = [
+        "classify",
+        arg(&model),
+        "--input",
+        "jsonl",
+        "--max-doc-bytes",
+        "1000",
+    ];
+    let (code, stdout, stderr) = outcome(&bowline(&args, &jsonl));
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("-:1: a JSON record longer than"),
+        "{stderr}"
+    );
+    assert_eq!(stdout.lines().count(), 1);
+}

@@ -90,17 +90,20 @@ pub(super) fn load(entry: &mut Entry, path: &Path, max_doc_bytes: u64) {
 }
 
 /// Decodes one line of a line-oriented input, applying the size limit; records on `entry`,
-/// with the file and line number it came from.
+/// with the file and line number it came from. `dropped` bytes of the line were read past
+/// without being kept: they count in the size the line had.
 pub(super) fn load_line(
     entry: &mut Entry,
     mut bytes: Vec<u8>,
+    dropped: u64,
     max_doc_bytes: u64,
     source: &Arc<Path>,
     number: u64,
 ) {
     entry.line = Some((Arc::clone(source), number));
-    if bytes.len() as u64 > max_doc_bytes {
-        entry.truncated_from = Some(bytes.len() as u64);
+    let original = bytes.len() as u64 + dropped;
+    if original > max_doc_bytes {
+        entry.truncated_from = Some(original);
         truncate_bytes(&mut bytes, max_doc_bytes as usize);
     }
     entry.bytes = bytes.len() as u64;

@@ -24,34 +24,66 @@ fn open_reader(path: &Path) -> Result<Box<dyn BufRead + Send>> {
     Ok(Box::new(BufReader::with_capacity(1 << 16, file)))
 }
 
-/// The raw lines of a reader, numbered from 1, without their `\n` or `\r\n`.
+/// Bytes kept of a line beyond the document size limit: room for a label, an id or a JSON
+/// record's other fields.
+const LINE_SLACK: u64 = 64 * 1024;
+
+/// A line's first bytes, and how many more it had that were read past and dropped.
+struct Line {
+    bytes: Vec<u8>,
+    dropped: u64,
+}
+
+/// The raw lines of a reader, numbered from 1, without their `\n` or `\r\n`. At most `keep`
+/// bytes of a line are held: the rest is read past and counted, so that memory stays flat
+/// whatever the length of a line.
 struct RawLines {
     reader: Box<dyn BufRead + Send>,
     path: PathBuf,
     number: u64,
     done: bool,
+    keep: usize,
+}
+
+impl RawLines {
+    /// The next line, or `None` at the end.
+    fn read_line(&mut self) -> std::io::Result<Option<Line>> {
+        let (mut bytes, mut dropped, mut any) = (Vec::new(), 0u64, false);
+        loop {
+            let buffer = self.reader.fill_buf()?;
+            if buffer.is_empty() {
+                break;
+            }
+            any = true;
+            let end = buffer.iter().position(|&b| b == b'\n');
+            let chunk = &buffer[..end.unwrap_or(buffer.len())];
+            let take = chunk.len().min(self.keep.saturating_sub(bytes.len()));
+            bytes.extend_from_slice(&chunk[..take]);
+            dropped += (chunk.len() - take) as u64;
+            let used = chunk.len() + usize::from(end.is_some());
+            self.reader.consume(used);
+            if end.is_some() {
+                break;
+            }
+        }
+        if dropped == 0 && bytes.last() == Some(&b'\r') {
+            bytes.pop();
+        }
+        Ok(any.then_some(Line { bytes, dropped }))
+    }
 }
 
 impl Iterator for RawLines {
-    type Item = (u64, Result<Vec<u8>>);
+    type Item = (u64, Result<Line>);
 
     fn next(&mut self) -> Option<Self::Item> {
         if self.done {
             return None;
         }
-        let mut line = Vec::new();
         self.number += 1;
-        match self.reader.read_until(b'\n', &mut line) {
-            Ok(0) => None,
-            Ok(_) => {
-                if line.last() == Some(&b'\n') {
-                    line.pop();
-                    if line.last() == Some(&b'\r') {
-                        line.pop();
-                    }
-                }
-                Some((self.number, Ok(line)))
-            }
+        match self.read_line() {
+            Ok(None) => None,
+            Ok(Some(line)) => Some((self.number, Ok(line))),
             Err(err) => {
                 // A read error ends the stream: the reader's position is unknown after it.
                 self.done = true;
@@ -61,12 +93,14 @@ impl Iterator for RawLines {
     }
 }
 
-fn raw_lines(path: &Path) -> Result<RawLines> {
+fn raw_lines(path: &Path, max_doc_bytes: u64) -> Result<RawLines> {
+    let keep = max_doc_bytes.saturating_add(LINE_SLACK);
     Ok(RawLines {
         reader: open_reader(path)?,
         path: path.to_path_buf(),
         number: 0,
         done: false,
+        keep: usize::try_from(keep).unwrap_or(usize::MAX),
     })
 }
 
@@ -97,8 +131,11 @@ pub(super) fn tsv(path: &Path, options: &ReadOptions) -> Result<Entries> {
     } else {
         ("label", "label")
     };
-    let lines = raw_lines(path)?.filter_map(move |(number, line)| {
-        let line = match line {
+    let lines = raw_lines(path, max_doc_bytes)?.filter_map(move |(number, line)| {
+        let Line {
+            bytes: line,
+            dropped,
+        } = match line {
             Ok(line) => line,
             Err(err) => return Some(Entry::failed(line_id(&path_buf, number), err)),
         };
@@ -128,7 +165,7 @@ pub(super) fn tsv(path: &Path, options: &ReadOptions) -> Result<Entries> {
         };
         let mut entry = Entry::default();
         (entry.doc.id, entry.doc.label) = (id, label);
-        load_line(&mut entry, text, max_doc_bytes, &source, number);
+        load_line(&mut entry, text, dropped, max_doc_bytes, &source, number);
         Some(entry)
     });
     Ok(Box::new(lines))
@@ -147,9 +184,17 @@ struct JsonRecord {
 pub(super) fn jsonl(path: &Path, max_doc_bytes: u64) -> Result<Entries> {
     let path_buf = path.to_path_buf();
     let source: Arc<Path> = Arc::from(path);
-    let lines = raw_lines(path)?.filter_map(move |(number, line)| {
+    let lines = raw_lines(path, max_doc_bytes)?.filter_map(move |(number, line)| {
         let line = match line {
-            Ok(line) => line,
+            Ok(Line { dropped, .. }) if dropped > 0 => {
+                let message = format!(
+                    "a JSON record longer than the document size limit and {} KiB cannot be read",
+                    LINE_SLACK / 1024
+                );
+                let err = line_error(&path_buf, number, message);
+                return Some(Entry::failed(line_id(&path_buf, number), err));
+            }
+            Ok(line) => line.bytes,
             Err(err) => return Some(Entry::failed(line_id(&path_buf, number), err)),
         };
         if line.iter().all(u8::is_ascii_whitespace) {
@@ -189,6 +234,7 @@ fn json_entry(number: u64, record: JsonRecord, max_doc_bytes: u64, source: &Arc<
     load_line(
         &mut entry,
         record.text.into_bytes(),
+        0,
         max_doc_bytes,
         source,
         number,
@@ -200,11 +246,11 @@ fn json_entry(number: u64, record: JsonRecord, max_doc_bytes: u64, source: &Arc<
 pub(super) fn plain(path: &Path, max_doc_bytes: u64) -> Result<Entries> {
     let path_buf = path.to_path_buf();
     let source: Arc<Path> = Arc::from(path);
-    let lines = raw_lines(path)?.map(move |(number, line)| match line {
-        Ok(line) => {
+    let lines = raw_lines(path, max_doc_bytes)?.map(move |(number, line)| match line {
+        Ok(Line { bytes, dropped }) => {
             let mut entry = Entry::default();
             entry.doc.id = number.to_string();
-            load_line(&mut entry, line, max_doc_bytes, &source, number);
+            load_line(&mut entry, bytes, dropped, max_doc_bytes, &source, number);
             entry
         }
         Err(err) => Entry::failed(line_id(&path_buf, number), err),
