@@ -43,10 +43,8 @@ impl Builder {
             config.clone()
         };
         let name = source.name.clone();
-        let pipeline = reading.pipeline.clone();
-        let fitted = fit_corpus(source, &analyzer, &fit_config, &pipeline, |e| {
-            reading.note(e)
-        })?;
+        let (pipeline, note) = reading.parts();
+        let fitted = fit_corpus(source, &analyzer, &fit_config, pipeline, note)?;
         let ids = fitted.training_ids(&name, "training")?;
         let classes = fitted.classes.len();
         let mut docs_per_class = vec![0u64; classes];

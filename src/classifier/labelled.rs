@@ -35,10 +35,8 @@ impl Labelled {
         reading: &mut Reading,
     ) -> Result<Self> {
         let name = source.name.clone();
-        let pipeline = reading.pipeline.clone();
-        let corpus = fit_corpus(source, analyzer, &counting_config(), &pipeline, |e| {
-            reading.note(e)
-        })?;
+        let (pipeline, note) = reading.parts();
+        let corpus = fit_corpus(source, analyzer, &counting_config(), pipeline, note)?;
         let classes = corpus.training_ids(&name, purpose)?;
         Ok(Labelled { corpus, classes })
     }
@@ -54,7 +52,7 @@ impl Labelled {
     ) -> Result<Appended> {
         let name = source.name.clone();
         let vectorizer = &self.corpus.vectorizer;
-        let pipeline = reading.pipeline.clone();
+        let (pipeline, note) = reading.parts();
         let fused = pipeline.is_fused();
         let stages = transform_stages(analyzer, vectorizer, source.max_doc_bytes, fused);
         let mut builder = MatrixBuilder::default();
@@ -67,8 +65,8 @@ impl Labelled {
         }
         let (mut added, mut unknown) = (Vec::new(), 0u64);
         let classes = &self.corpus.classes;
-        run_stages(source.entries, &pipeline, stages, |item| {
-            reading.note(&item.entry);
+        run_stages(source.entries, pipeline, stages, |item| {
+            note(&item.entry);
             if !item.entry.is_document() {
                 return Ok(());
             }

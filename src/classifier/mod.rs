@@ -79,6 +79,12 @@ impl<'a> Reading<'a> {
     pub(crate) fn note(&mut self, entry: &Entry) {
         (self.on_entry)(entry);
     }
+
+    /// The pipeline settings and the callback apart, for a run that reads the one while it
+    /// calls the other.
+    pub(crate) fn parts(&mut self) -> (&PipelineConfig, &mut dyn FnMut(&Entry)) {
+        (&self.pipeline, &mut *self.on_entry)
+    }
 }
 
 impl Default for Reading<'_> {

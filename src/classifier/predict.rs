@@ -66,9 +66,9 @@ impl TextClassifier {
     ) -> Result<Vec<StageStats>> {
         let stages = self.stages(source.max_doc_bytes, reading.pipeline.is_fused());
         let mut probabilities = vec![0.0; self.model.labels.len()];
-        let pipeline = reading.pipeline.clone();
-        run_stages(source.entries, &pipeline, stages, |item| {
-            reading.note(&item.entry);
+        let (pipeline, note) = reading.parts();
+        run_stages(source.entries, pipeline, stages, |item| {
+            note(&item.entry);
             if !item.entry.is_document() {
                 return each(&item, None);
             }

@@ -36,10 +36,8 @@ impl TextClassifier {
         if matches!(self.model.classifier, Classifier::Selected(_)) {
             return Err(crate::model::kinds::not_updatable());
         }
-        let pipeline = reading.pipeline.clone();
-        let fitted = fit_corpus(source, &self.analyzer, &counting_config(), &pipeline, |e| {
-            reading.note(e)
-        })?;
+        let (pipeline, note) = reading.parts();
+        let fitted = fit_corpus(source, &self.analyzer, &counting_config(), pipeline, note)?;
         let model = &mut self.model;
         let documents = fitted.labels.len();
         let (merged, ours, theirs) = model.vectorizer.extend(&fitted.vectorizer)?;

@@ -34,9 +34,6 @@ pub enum Kind {
 }
 
 impl Kind {
-    /// Every kind, in the order the command line lists them.
-    pub const ALL: [Kind; 5] = [Kind::Mnb, Kind::Cnb, Kind::Bnb, Kind::Svm, Kind::Knn];
-
     /// The short name: mnb, cnb, bnb, svm or knn.
     pub fn name(self) -> &'static str {
         match self {
