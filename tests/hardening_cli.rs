@@ -300,3 +300,73 @@ fn a_line_far_over_the_size_limit_is_cut_counted_and_the_next_line_read() {
     );
     assert_eq!(stdout.lines().count(), 1);
 }
+
+#[test]
+fn appending_a_document_whose_id_is_over_64_kb_replaces_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (corpus, index) = (dir.path().join("c.jsonl"), dir.path().join("index"));
+    let long_id = "d".repeat(70_000);
+    let line =
+        |text: &str| format!("{{\"id\": \"{long_id}\", \"label\": \"a\", \"text\": \"{text}\"}}\n");
+    let run = |append: bool| {
+        let mut args = vec!["index", arg(&corpus), "--index", arg(&index), "-q"];
+        if append {
+            args.push("--append");
+        }
+        let (code, _, stderr) = outcome(&bowline(&args, b""));
+        assert_eq!(code, 0, "{stderr}");
+    };
+    std::fs::write(&corpus, line("first text") + &line("short")).unwrap();
+    run(false);
+    std::fs::write(&corpus, line("second text")).unwrap();
+    run(true);
+    let read = bowline::index::read(&index).unwrap();
+    let texts: Vec<(&str, &str)> = read
+        .entries
+        .iter()
+        .map(|e| (&e.doc.id[..3], e.doc.text.as_str()))
+        .collect();
+    assert_eq!(texts, [("ddd", "second text")]);
+}
+
+#[test]
+fn every_command_that_reads_documents_prints_stage_counters_with_v() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let (corpus, model) = (out("c.tsv"), out("m.model"));
+    tsv(Path::new(&corpus), 0, 4);
+    train_quietly(&corpus, Path::new(&model), "mnb");
+    let commands: Vec<Vec<String>> = [
+        vec!["train", &corpus, "-o", &out("t.model")],
+        vec!["eval", &model, &corpus],
+        vec!["classify", &model],
+        vec!["update", &model, &corpus],
+        vec!["learn", &out("l.model")],
+        vec!["cv", &corpus, "--folds", "2"],
+        vec!["rank", &corpus],
+        vec!["select", &corpus, "-o", &out("s.model")],
+        vec!["stats", &corpus],
+        vec!["index", &corpus, "--index", &out("index")],
+        vec!["vectorize", &corpus, "-o", &out("v.svm")],
+    ]
+    .iter()
+    .map(|c| c.iter().map(|s| s.to_string()).collect())
+    .collect();
+    for command in commands {
+        let mut args: Vec<&str> = command.iter().map(String::as_str).collect();
+        args.push("-v");
+        let (code, _, stderr) = outcome(&bowline(&args, b"space\trocket orbit\n"));
+        assert_eq!(code, 0, "{command:?}: {stderr}");
+        assert!(
+            stderr.contains("pipeline stages, "),
+            "{command:?}: {stderr}"
+        );
+        assert!(
+            stderr.contains("\nstage      threads"),
+            "{command:?}: {stderr}"
+        );
+        args.push("-q");
+        let (_, _, stderr) = outcome(&bowline(&args, b"space\trocket orbit\n"));
+        assert!(!stderr.contains("pipeline stages"), "{command:?}: {stderr}");
+    }
+}

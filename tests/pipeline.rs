@@ -22,7 +22,7 @@ fn fit_bytes(
     let pipeline = PipelineConfig {
         layout,
         batch_size,
-        max_in_flight: None,
+        ..PipelineConfig::default()
     };
     let mut fitter = Fitter::new(VectorizerConfig::default()).unwrap();
     let (interner, rows) = fitter.parts();
@@ -149,7 +149,7 @@ fn transform_bytes(texts: &[String], config: &AnalyzerConfig, layout: Layout) ->
     let pipeline = PipelineConfig {
         layout,
         batch_size: 3,
-        max_in_flight: None,
+        ..PipelineConfig::default()
     };
     let stages = transform_stages(&analyzer, &vectorizer, u64::MAX, fused);
     let mut out = Vec::new();
@@ -247,6 +247,7 @@ fn a_panicking_stage_after_analysis_stops_the_run_with_its_message() {
             layout,
             batch_size: 16,
             max_in_flight: Some(4),
+            observer: None,
         };
         let mut stages = analysis_stages(&analyzer, u64::MAX, pipeline.is_fused());
         stages.push(panics_on_4321());

@@ -270,7 +270,7 @@ pub struct RuntimeArgs {
     /// Documents per batch handed between threads.
     #[arg(long, default_value_t = 64, value_name = "N")]
     pub batch_size: usize,
-    /// Print every warning, and for vectorize per-stage counters and timings, to stderr.
+    /// Print every warning, and at the end each pipeline stage's counters and timings, to stderr.
     #[arg(long, short = 'v')]
     pub verbose: bool,
     /// Print nothing but the error that stops a run: no summary, warnings or per-file errors.
@@ -303,6 +303,7 @@ impl RuntimeArgs {
         let threads = self.threads.unwrap_or_else(default_threads);
         let config = PipelineConfig {
             batch_size: self.batch_size,
+            observer: super::log::stage_observer(),
             ..PipelineConfig::with_threads(!self.staged, threads)
         };
         config.validate()?;

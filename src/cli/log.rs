@@ -6,8 +6,10 @@
 //! were; `-v` prints them all.
 
 use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::OnceLock;
 
 use bowline::corpus::{warnings, Entry, ReadCounts};
+use bowline::pipeline::{StageObserver, StageStats};
 
 use super::Outcome;
 
@@ -29,6 +31,31 @@ pub fn set_level(quiet: bool, verbose: bool) {
         (false, false) => NORMAL,
     };
     LEVEL.store(level, Ordering::Relaxed);
+}
+
+/// The tally of every pipeline run of a verbose run: the one observer all its configurations
+/// share, so that the counters of pipelines run inside library calls are seen too.
+static STAGES: OnceLock<StageObserver> = OnceLock::new();
+
+/// What a pipeline configuration reports its runs to: the run's observer when it is verbose.
+pub fn stage_observer() -> Option<StageObserver> {
+    let verbose = LEVEL.load(Ordering::Relaxed) == VERBOSE;
+    verbose.then(|| STAGES.get_or_init(StageObserver::default).clone())
+}
+
+/// Prints the counters of every pipeline the run ran, summed by stage, when it is verbose.
+pub fn print_stage_totals() {
+    let Some(observer) = STAGES.get() else {
+        return;
+    };
+    let (runs, stages) = observer.totals();
+    if runs > 0 {
+        let plural = if runs == 1 { "" } else { "s" };
+        eprint!(
+            "pipeline stages, {runs} run{plural}:\n{}",
+            StageStats::table(&stages)
+        );
+    }
 }
 
 /// Prints a message that does not stop the run (a warning, an error on one input), unless the

@@ -108,6 +108,12 @@ pub fn command() -> clap::Command {
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<Outcome> {
+    let outcome = dispatch(cli);
+    log::print_stage_totals();
+    outcome
+}
+
+fn dispatch(cli: Cli) -> Result<Outcome> {
     match cli.command {
         Command::Vectorize(args) => vectorize::run(args),
         Command::Train(args) => train::run(args),

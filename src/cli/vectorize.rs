@@ -11,7 +11,7 @@ use bowline::analyze::Analyzer;
 use bowline::corpus::ReadOptions;
 use bowline::flow::{count_corpus, open, run_stages, transform_stages, Analyzed};
 use bowline::io::{refuse_overwriting_inputs, Output};
-use bowline::pipeline::{PipelineConfig, StageStats};
+use bowline::pipeline::PipelineConfig;
 use bowline::vectorize::{svmlight::SvmlightWriter, VectorizerConfig, VocabularyFile};
 use bowline::{Error, Result, Source};
 
@@ -103,7 +103,7 @@ impl VectorizeArgs {
 pub fn run(args: VectorizeArgs) -> Result<Outcome> {
     let job = args.job()?;
     let mut log = ReadLog::new(job.read.max_doc_bytes);
-    let (stats, report) = match &job.mode {
+    let report = match &job.mode {
         Mode::Fit {
             analyzer,
             config,
@@ -111,9 +111,6 @@ pub fn run(args: VectorizeArgs) -> Result<Outcome> {
         } => fit(&job, analyzer, config, vocab_out.as_deref(), &mut log)?,
         Mode::Transform(vocabulary) => transform(&job, vocabulary, &mut log)?,
     };
-    if job.verbose {
-        eprint!("{}", StageStats::table(&stats));
-    }
     if !job.quiet {
         eprintln!("bowline: {}", log.summary());
         eprintln!("bowline: {report}");
@@ -129,7 +126,7 @@ fn fit(
     config: &VectorizerConfig,
     vocab_out: Option<&std::path::Path>,
     log: &mut ReadLog,
-) -> Result<(Vec<StageStats>, String)> {
+) -> Result<String> {
     let started = Instant::now();
     super::memory::prepare_for(analyzer.config());
     let counted = count_corpus(
@@ -174,7 +171,7 @@ fn fit(
         }
         .save(path)?;
     }
-    Ok((counted.stats, report))
+    Ok(report)
 }
 
 fn label_id(classes: &[String], label: Option<&str>) -> Option<i64> {
@@ -184,11 +181,7 @@ fn label_id(classes: &[String], label: Option<&str>) -> Option<i64> {
 
 /// Writes the corpus's rows over a saved vocabulary, streaming: each row is written as soon as
 /// its document is analyzed.
-fn transform(
-    job: &Job,
-    vocabulary: &VocabularyFile,
-    log: &mut ReadLog,
-) -> Result<(Vec<StageStats>, String)> {
+fn transform(job: &Job, vocabulary: &VocabularyFile, log: &mut ReadLog) -> Result<String> {
     let (entries, _) = open(&job.corpus, &job.read)?;
     let analyzer = Analyzer::new(vocabulary.vectorizer.analyzer().clone())?;
     let mut classes = vocabulary.labels.clone();
@@ -198,7 +191,7 @@ fn transform(
     let fused = job.pipeline.is_fused();
     let max_doc_bytes = job.read.max_doc_bytes;
     let stages = transform_stages(&analyzer, &vocabulary.vectorizer, max_doc_bytes, fused);
-    let stats = run_stages(entries, &job.pipeline, stages, |item: Analyzed| {
+    run_stages(entries, &job.pipeline, stages, |item: Analyzed| {
         log.note(&item.entry);
         if !item.entry.is_document() {
             return Ok(());
@@ -229,5 +222,5 @@ fn transform(
         vocabulary.vectorizer.terms().len(),
         job.output.display()
     );
-    Ok((stats, report))
+    Ok(report)
 }

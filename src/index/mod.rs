@@ -20,6 +20,7 @@ use tantivy::schema::{
     Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, Value, FAST, INDEXED, STORED,
     STRING,
 };
+use tantivy::tokenizer::MAX_TOKEN_LEN;
 use tantivy::{Index, IndexWriter, TantivyDocument, Term};
 
 pub use tokenizer::{BowlineTokenizer, TOKENIZER};
@@ -237,10 +238,13 @@ impl CorpusIndexWriter {
         }
         let f = self.opened.fields;
         let doc = &entry.doc;
-        self.writer
-            .delete_term(Term::from_field_text(f.id, &doc.id));
+        let key = id_key(&doc.id);
+        self.writer.delete_term(Term::from_field_text(f.id, &key));
         let mut stored = TantivyDocument::default();
         stored.add_text(f.id, &doc.id);
+        if key != doc.id {
+            stored.add_text(f.id, &key);
+        }
         if let Some(label) = &doc.label {
             stored.add_text(f.label, label);
         }
@@ -276,6 +280,28 @@ impl CorpusIndexWriter {
             .map_err(|e| tantivy_error(dir, e))?;
         Ok(self.added)
     }
+}
+
+/// The term an id is found by. Tantivy drops terms longer than [`MAX_TOKEN_LEN`] bytes without
+/// an error, so a longer id could never be found to be replaced: it is found by a second value of
+/// the id field instead: its length and digest, after a NUL so that it does not pass for an
+/// ordinary id. The stored id stays the first value, so reading is unchanged, and indexes
+/// written before keep working.
+fn id_key(id: &str) -> std::borrow::Cow<'_, str> {
+    if id.len() <= MAX_TOKEN_LEN {
+        return id.into();
+    }
+    format!("\0long id:{}:{:032x}", id.len(), fnv1a_128(id.as_bytes())).into()
+}
+
+/// The 128-bit FNV-1a hash: fixed by its definition, so keys written by one build are found by
+/// every later one, which `std`'s hashers do not promise.
+fn fnv1a_128(bytes: &[u8]) -> u128 {
+    const OFFSET: u128 = 0x6c62272e07bb014262b821756295c58d;
+    const PRIME: u128 = 0x0000000001000000000000000000013b;
+    bytes.iter().fold(OFFSET, |hash, &byte| {
+        (hash ^ u128::from(byte)).wrapping_mul(PRIME)
+    })
 }
 
 fn refuse_foreign_folder(dir: &Path) -> Result<()> {

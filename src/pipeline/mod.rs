@@ -23,7 +23,7 @@ use std::time::Instant;
 
 use crossbeam_channel::{bounded, Receiver, Sender, TryRecvError};
 
-pub use stats::StageStats;
+pub use stats::{StageObserver, StageStats};
 
 use crate::error::{Error, Result};
 
@@ -97,6 +97,9 @@ pub struct PipelineConfig {
     pub batch_size: usize,
     /// Batches alive at once, at least 1. Default: 4 per worker thread.
     pub max_in_flight: Option<usize>,
+    /// Where every run adds its per-stage counters, when someone wants them: a command runs its
+    /// pipelines deep inside library calls, and this is how `--verbose` sees them all.
+    pub observer: Option<StageObserver>,
 }
 
 impl Default for PipelineConfig {
@@ -107,6 +110,7 @@ impl Default for PipelineConfig {
             },
             batch_size: 64,
             max_in_flight: None,
+            observer: None,
         }
     }
 }
@@ -279,7 +283,11 @@ where
         let outcome = drain(rx, permit_rx, &mut sink);
         let mut stats = vec![join_stats(source_stats)];
         stats.extend(stage_threads.into_iter().map(join_stats));
-        outcome.map(|()| StageStats::merge_by_name(stats))
+        let stats = StageStats::merge_by_name(stats);
+        if let Some(observer) = &config.observer {
+            observer.record(&stats);
+        }
+        outcome.map(|()| stats)
     })
 }
 

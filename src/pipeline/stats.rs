@@ -1,5 +1,6 @@
 //! Per-stage counters, printed by `--verbose`.
 
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 /// What one stage (all its workers together) did during a run.
@@ -52,17 +53,22 @@ impl StageStats {
             match merged.iter_mut().find(|m| m.name == stats.name) {
                 Some(m) => {
                     m.workers += stats.workers;
-                    m.batches += stats.batches;
-                    m.items += stats.items;
-                    m.units += stats.units;
-                    m.busy += stats.busy;
-                    m.recv_wait += stats.recv_wait;
-                    m.send_wait += stats.send_wait;
+                    m.add_work(&stats);
                 }
                 None => merged.push(stats),
             }
         }
         merged
+    }
+
+    /// Adds `other`'s batches, items, units and times to these.
+    fn add_work(&mut self, other: &StageStats) {
+        self.batches += other.batches;
+        self.items += other.items;
+        self.units += other.units;
+        self.busy += other.busy;
+        self.recv_wait += other.recv_wait;
+        self.send_wait += other.send_wait;
     }
 
     /// A table of all stages, for `--verbose`.
@@ -86,3 +92,47 @@ impl StageStats {
         out
     }
 }
+
+/// The counters of every pipeline run that shares it, summed stage by stage. Clones share one
+/// tally, so a configuration cloned into a library call still reports to its owner.
+#[derive(Debug, Clone, Default)]
+pub struct StageObserver(Arc<Mutex<Observed>>);
+
+#[derive(Debug, Default)]
+struct Observed {
+    runs: u64,
+    stages: Vec<StageStats>,
+}
+
+impl StageObserver {
+    /// Adds one run's counters.
+    pub fn record(&self, run: &[StageStats]) {
+        let mut observed = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        observed.runs += 1;
+        for stage in run {
+            match observed.stages.iter_mut().find(|s| s.name == stage.name) {
+                // Runs follow one another, so their threads are not added up.
+                Some(total) => {
+                    total.workers = total.workers.max(stage.workers);
+                    total.add_work(stage);
+                }
+                None => observed.stages.push(stage.clone()),
+            }
+        }
+    }
+
+    /// How many runs were recorded, and their counters summed by stage in pipeline order.
+    pub fn totals(&self) -> (u64, Vec<StageStats>) {
+        let observed = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        (observed.runs, observed.stages.clone())
+    }
+}
+
+/// Configurations are equal whatever they report to: observing a run does not change it.
+impl PartialEq for StageObserver {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for StageObserver {}

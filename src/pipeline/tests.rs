@@ -6,7 +6,7 @@ fn staged(workers: Vec<usize>) -> PipelineConfig {
     PipelineConfig {
         layout: Layout::Staged { workers },
         batch_size: 3,
-        max_in_flight: None,
+        ..PipelineConfig::default()
     }
 }
 
