@@ -73,6 +73,12 @@ impl RowCounter {
     }
 }
 
+/// The size from which a document with n-grams is counted through the vocabulary's
+/// [`GramIndex`](super::gram_index::GramIndex), built for it if need be. Counted by text, its
+/// terms are all spelled out at once: classifying a 16 MiB line of short words peaked at 265 MiB
+/// that way, and at 73 MiB counted as chains of word ids (`benches/long_line.sh`).
+const LONG_TEXT: usize = 1 << 20;
+
 /// One worker's state for analyzing documents and counting them against a fitted vocabulary.
 pub(crate) struct DocumentCounter<'a> {
     worker: AnalyzerWorker<'a>,
@@ -90,7 +96,8 @@ impl<'a> DocumentCounter<'a> {
         }
     }
 
-    /// Counts the terms of `text` into `counted` by the fastest way the vocabulary allows.
+    /// Counts the terms of `text` into `counted` by the fastest way the vocabulary allows, or for
+    /// a text of [`LONG_TEXT`] bytes or more, the way that holds least.
     ///
     /// Without n-grams, the worker's memo maps each token to its column. With n-grams, once the
     /// vocabulary's [`GramIndex`](super::gram_index::GramIndex) is built, the memo maps each
@@ -105,6 +112,9 @@ impl<'a> DocumentCounter<'a> {
     ) {
         let ngram_max = vectorizer.analyzer.ngram_max;
         let words_only = vectorizer.analyzer.words_only();
+        if words_only && ngram_max > 1 && text.len() >= LONG_TEXT {
+            vectorizer.grams.build(&vectorizer.terms, ngram_max);
+        }
         if !words_only || (ngram_max > 1 && vectorizer.grams.get().is_none()) {
             self.worker.analyze(text, &mut self.terms);
             if words_only {

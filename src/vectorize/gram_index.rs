@@ -141,13 +141,18 @@ impl LazyGrams {
         self.index.get().map(|index| &**index)
     }
 
+    /// Builds the index now, if it is not built yet.
+    pub fn build(&self, terms: &TermList, ngram_max: usize) -> &GramIndex {
+        self.index
+            .get_or_init(|| Box::new(GramIndex::new(terms, ngram_max)))
+    }
+
     /// Notes `count` searches of `terms` by text; builds the index once they add up to
     /// [`SEARCHES_PER_TERM`] times the number of terms.
     pub fn note_searches(&self, count: usize, terms: &TermList, ngram_max: usize) {
         let before = self.searched.fetch_add(count, Ordering::Relaxed);
         if before + count >= terms.len().saturating_mul(SEARCHES_PER_TERM) {
-            self.index
-                .get_or_init(|| Box::new(GramIndex::new(terms, ngram_max)));
+            self.build(terms, ngram_max);
         }
     }
 }

@@ -166,3 +166,39 @@ fn rows_filled_in_place_equal_rows_pushed_one_by_one() {
     assert_eq!(filled, pushed);
     assert_eq!(filled.nnz(), (0..rows).map(|i| i % 7).sum::<usize>());
 }
+
+#[test]
+fn a_long_text_counts_as_it_would_by_text() {
+    let analysis = AnalyzerConfig {
+        ngram_max: 2,
+        ..AnalyzerConfig::default()
+    };
+    let analyzer = crate::analyze::Analyzer::new(analysis.clone()).unwrap();
+    let mut worker = analyzer.worker();
+    let mut fitter = Fitter::new(VectorizerConfig::default()).unwrap();
+    let mut terms = Terms::new();
+    for doc in [
+        "the rocket reached orbit",
+        "bread in a hot oven",
+        "a rocket oven",
+    ] {
+        worker.analyze(doc, &mut terms);
+        fitter.add(&terms);
+    }
+    let (vectorizer, _) = fitter.finish(analysis).unwrap();
+    // Over LONG_TEXT bytes, with words and pairs in and out of the vocabulary.
+    let long = "The rocket reached a hot oven, then unknown orbit words. ".repeat(20_000);
+    let mut by_ids = Counted::default();
+    DocumentCounter::new(&analyzer).count(&vectorizer, &long, &mut by_ids);
+    assert!(
+        vectorizer.grams.get().is_some(),
+        "counted through the index"
+    );
+    worker.analyze(&long, &mut terms);
+    let mut by_text = Counted::default();
+    RowCounter::default().count(&terms, |t| vectorizer.column(t), &mut by_text);
+    assert_eq!(by_ids.row, by_text.row);
+    assert_eq!((by_ids.length, by_ids.oov), (by_text.length, by_text.oov));
+    // Nine words a sentence ("a" is shorter than a token), and a pair less than the words.
+    assert_eq!(by_ids.length, 2 * 9 * 20_000 - 1);
+}
