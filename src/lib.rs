@@ -58,6 +58,7 @@
 //!   stages that read, analyze and count it, and the sources they start from.
 //! - [`report`]: figures and charts about a corpus.
 //! - [`classifier`]: the facade above them all.
+//! - `serve` (cargo feature `serve`, on by default): the HTTP service on the facade.
 //!
 //! The parts can be used on their own. Fit a TF-IDF vectorizer on three documents, with the
 //! English stop list and words alone (the default analysis keeps every word and adds word pairs):
@@ -101,7 +102,7 @@
 //! # Ok::<(), bowline::Error>(())
 //! ```
 //!
-//! The `bowline` program is built with the default feature `cli`; without it
+//! The `bowline` program is built with the default features `cli` and `serve`; without them
 //! (`default-features = false`) the library compiles none of the program's dependencies.
 
 pub mod analyze;
@@ -118,6 +119,8 @@ pub mod pipeline;
 mod prefetch;
 pub mod report;
 pub mod select;
+#[cfg(feature = "serve")]
+pub mod serve;
 pub mod vectorize;
 
 pub use classifier::{Builder, Prediction, Reading, TextClassifier};

@@ -12,6 +12,8 @@ mod log;
 pub mod memory;
 mod rank;
 mod select;
+#[cfg(feature = "serve")]
+mod serve;
 mod stats;
 mod stream;
 mod train;
@@ -82,6 +84,9 @@ pub enum Command {
     /// Keep a corpus in a tantivy index analyzed by bowline's analyzer, for `stats`, `train`
     /// and the nearest-neighbour classifier.
     Index(IndexArgs),
+    /// Serve models over HTTP: classify, learn and reload, with status and metrics.
+    #[cfg(feature = "serve")]
+    Serve(serve::ServeArgs),
     /// Print the completion script for a shell (bash, zsh, fish, elvish, powershell).
     Completions(completions::CompletionsArgs),
     /// Print the manual page, in roff (`bowline man > bowline.1`).
@@ -126,6 +131,8 @@ fn dispatch(cli: Cli) -> Result<Outcome> {
         Command::Select(args) => select::run(args),
         Command::Stats(args) => stats::run(args),
         Command::Index(args) => index::run(args),
+        #[cfg(feature = "serve")]
+        Command::Serve(args) => serve::run(args),
         Command::Completions(args) => completions::completions(args),
         Command::Man => completions::man(),
     }

@@ -1,0 +1,129 @@
+//! `bowline serve`: flags → [`ServeConfig`], a tokio runtime, the signals, and
+//! [`bowline::serve::Server`].
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use clap::Args;
+use tokio::signal::unix::{signal, SignalKind};
+
+use super::Outcome;
+use bowline::serve::{named, Checkpoints, ServeConfig, Server};
+use bowline::{Error, Result};
+
+/// Flags of `bowline serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Model files to serve, each under its file stem, or NAME=PATH to name it.
+    #[arg(required = true, value_name = "MODEL")]
+    pub models: Vec<String>,
+    /// The address to listen on (port 0 picks a free port, printed at start).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+    /// Request bodies larger than this many bytes are refused (413).
+    #[arg(long, default_value_t = 16 << 20, value_name = "BYTES")]
+    pub max_body_bytes: usize,
+    /// Documents in one request at most (413 beyond).
+    #[arg(long, default_value_t = 10_000, value_name = "N")]
+    pub max_batch: usize,
+    /// Seconds a request may take, body upload included, before it is answered 408.
+    #[arg(long, default_value_t = 30.0, value_name = "SECONDS")]
+    pub timeout: f64,
+    /// Write a model's file after this many learned documents...
+    #[arg(long, default_value_t = 1000, value_name = "N")]
+    pub checkpoint_every: u64,
+    /// ...or at the first learn this many seconds after the last write (and always on shutdown).
+    #[arg(long, default_value_t = 60.0, value_name = "SECONDS")]
+    pub checkpoint_secs: f64,
+    /// Seconds between checks of the model files for changes, which are reloaded; 0 never.
+    #[arg(long, default_value_t = 2.0, value_name = "SECONDS")]
+    pub watch_secs: f64,
+    /// Log every request.
+    #[arg(long, short = 'v')]
+    pub verbose: bool,
+    /// Log only errors.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+fn seconds(value: f64, flag: &str) -> Result<Duration> {
+    Duration::try_from_secs_f64(value).map_err(|_| {
+        Error::Config(format!(
+            "{flag} must be a number of seconds ≥ 0, got {value}"
+        ))
+    })
+}
+
+impl ServeArgs {
+    fn config(&self) -> Result<ServeConfig> {
+        let models = self
+            .models
+            .iter()
+            .map(|m| named(m))
+            .collect::<Result<_>>()?;
+        let timeout = seconds(self.timeout, "--timeout")?;
+        if timeout.is_zero() || self.max_batch == 0 || self.max_body_bytes == 0 {
+            return Err(Error::Config(
+                "--timeout, --max-batch and --max-body-bytes must be above 0".into(),
+            ));
+        }
+        Ok(ServeConfig {
+            addr: self.addr,
+            models,
+            max_body_bytes: self.max_body_bytes,
+            max_batch: self.max_batch,
+            timeout,
+            checkpoints: Checkpoints {
+                every: self.checkpoint_every.max(1),
+                interval: seconds(self.checkpoint_secs, "--checkpoint-secs")?,
+            },
+            watch: seconds(self.watch_secs, "--watch-secs")?,
+        })
+    }
+}
+
+/// Runs the server until SIGTERM or SIGINT; SIGHUP reloads every model.
+pub fn run(args: ServeArgs) -> Result<Outcome> {
+    let level = match (args.quiet, args.verbose) {
+        (true, _) => tracing::Level::ERROR,
+        (false, true) => tracing::Level::DEBUG,
+        (false, false) => tracing::Level::INFO,
+    };
+    tracing_subscriber::fmt()
+        .with_max_level(level)
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .init();
+    let config = args.config()?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::Config(format!("cannot start the server's threads: {e}")))?;
+    runtime.block_on(serve(config))
+}
+
+async fn serve(config: ServeConfig) -> Result<Outcome> {
+    let server = Server::bind(config).await?;
+    let signal_error = |e: std::io::Error| Error::Config(format!("cannot watch signals: {e}"));
+    let mut hangup = signal(SignalKind::hangup()).map_err(signal_error)?;
+    let mut terminate = signal(SignalKind::terminate()).map_err(signal_error)?;
+    let mut interrupt = signal(SignalKind::interrupt()).map_err(signal_error)?;
+    let reloader = server.clone();
+    tokio::spawn(async move {
+        while hangup.recv().await.is_some() {
+            tracing::info!("SIGHUP: reloading every model");
+            reloader.reload_all().await;
+        }
+    });
+    // Tests and scripts read the address, with the port chosen, from this line.
+    eprintln!("bowline: listening on http://{}", server.local_addr());
+    let shutdown = async move {
+        tokio::select! {
+            _ = terminate.recv() => tracing::info!("SIGTERM"),
+            _ = interrupt.recv() => tracing::info!("SIGINT"),
+        }
+    };
+    server.run(shutdown).await?;
+    tracing::info!("stopped");
+    Ok(Outcome::Clean)
+}

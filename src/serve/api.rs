@@ -1,0 +1,318 @@
+//! The JSON requests and responses, and the handlers that turn one into the other.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::{Deserialize, Serialize};
+
+use super::models::Served;
+use super::Shared;
+use crate::classifier::Prediction;
+
+/// An error answer: `{"error": ...}` with its status.
+#[derive(Debug)]
+pub struct ApiError(StatusCode, String);
+
+impl ApiError {
+    fn bad_request(message: impl Into<String>) -> Self {
+        ApiError(StatusCode::UNPROCESSABLE_ENTITY, message.into())
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = serde_json::json!({ "error": self.1 });
+        (self.0, Json(body)).into_response()
+    }
+}
+
+/// A body that is not the JSON asked for, or too large, keeps the status axum gives it (400,
+/// 413, 415 or 422) but says why in the API's error shape.
+impl From<JsonRejection> for ApiError {
+    fn from(rejection: JsonRejection) -> Self {
+        ApiError(rejection.status(), rejection.body_text())
+    }
+}
+
+impl From<crate::Error> for ApiError {
+    fn from(error: crate::Error) -> Self {
+        ApiError(StatusCode::INTERNAL_SERVER_ERROR, error.to_string())
+    }
+}
+
+type Answer<T> = Result<Json<T>, ApiError>;
+
+fn model<'a>(shared: &'a Shared, name: &str) -> Result<&'a Served, ApiError> {
+    shared
+        .models
+        .iter()
+        .find(|m| m.name == name)
+        .ok_or_else(|| ApiError(StatusCode::NOT_FOUND, format!("no model named '{name}'")))
+}
+
+/// A document to classify, with the id its answer carries.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Document {
+    id: Option<String>,
+    text: String,
+}
+
+/// `POST /v1/models/{name}/classify`: texts or documents, and how to answer.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClassifyRequest {
+    texts: Option<Vec<String>>,
+    documents: Option<Vec<Document>>,
+    /// Classes listed per document, most likely first; default 1.
+    top_k: Option<usize>,
+    /// No label when the top class's value is below it.
+    threshold: Option<f64>,
+}
+
+/// One class and its value: a probability, or an uncalibrated SVM's score.
+#[derive(Debug, Serialize)]
+pub struct Ranked {
+    label: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    probability: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    score: Option<f64>,
+}
+
+/// One document's answer.
+#[derive(Debug, Serialize)]
+pub struct Answered {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<String>,
+    /// The top class, or none when it is below the threshold.
+    label: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    probability: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    score: Option<f64>,
+    scores: Vec<Ranked>,
+}
+
+/// The answer to a classify request, in input order.
+#[derive(Debug, Serialize)]
+pub struct ClassifyResponse {
+    model: String,
+    version: u64,
+    predictions: Vec<Answered>,
+}
+
+fn valued(value: f64, probabilistic: bool) -> (Option<f64>, Option<f64>) {
+    if probabilistic {
+        (Some(value), None)
+    } else {
+        (None, Some(value))
+    }
+}
+
+fn answer(
+    id: Option<String>,
+    prediction: Prediction,
+    top_k: usize,
+    threshold: Option<f64>,
+    probabilistic: bool,
+) -> Answered {
+    let (probability, score) = valued(prediction.probability, probabilistic);
+    let passes = threshold.is_none_or(|t| prediction.probability >= t);
+    let scores = prediction
+        .top(top_k)
+        .iter()
+        .map(|(label, value)| {
+            let (probability, score) = valued(*value, probabilistic);
+            Ranked {
+                label: label.clone(),
+                probability,
+                score,
+            }
+        })
+        .collect();
+    Answered {
+        id,
+        label: passes.then_some(prediction.label),
+        probability,
+        score,
+        scores,
+    }
+}
+
+/// Classifies a batch with one version of the model, in input order.
+pub async fn classify(
+    State(shared): State<Arc<Shared>>,
+    Path(name): Path<String>,
+    body: Result<Json<ClassifyRequest>, JsonRejection>,
+) -> Answer<ClassifyResponse> {
+    let Json(request) = body?;
+    let served = model(&shared, &name)?;
+    let documents: Vec<(Option<String>, String)> = match (request.texts, request.documents) {
+        (Some(texts), None) => texts.into_iter().map(|t| (None, t)).collect(),
+        (None, Some(docs)) => docs.into_iter().map(|d| (d.id, d.text)).collect(),
+        _ => {
+            return Err(ApiError::bad_request(
+                "give either \"texts\" or \"documents\"",
+            ))
+        }
+    };
+    check_batch(documents.len(), shared.config.max_batch)?;
+    let top_k = request.top_k.unwrap_or(1).max(1);
+    let version = served.current();
+    let classifier = &version.classifier;
+    let probabilistic = classifier.model().classifier.gives_probabilities();
+    let large = documents.len() > 16;
+    let predict = || -> Result<Vec<Answered>, ApiError> {
+        documents
+            .into_iter()
+            .map(|(id, text)| {
+                let prediction = classifier.predict(&text)?;
+                Ok(answer(
+                    id,
+                    prediction,
+                    top_k,
+                    request.threshold,
+                    probabilistic,
+                ))
+            })
+            .collect()
+    };
+    // A large batch is work for a blocking thread; a few documents are quicker done in place.
+    let predictions = if large {
+        tokio::task::block_in_place(predict)?
+    } else {
+        predict()?
+    };
+    served
+        .classified
+        .fetch_add(predictions.len() as u64, Ordering::Relaxed);
+    Ok(Json(ClassifyResponse {
+        model: name,
+        version: version.number,
+        predictions,
+    }))
+}
+
+fn check_batch(size: usize, max: usize) -> Result<(), ApiError> {
+    if size == 0 {
+        return Err(ApiError::bad_request("the batch is empty"));
+    }
+    if size > max {
+        return Err(ApiError(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("{size} documents in one request; at most {max} (--max-batch)"),
+        ));
+    }
+    Ok(())
+}
+
+/// A labelled document to learn.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Labelled {
+    label: String,
+    text: String,
+}
+
+/// `POST /v1/models/{name}/learn`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LearnRequest {
+    documents: Vec<Labelled>,
+}
+
+/// The version that holds the learned documents.
+#[derive(Debug, Serialize)]
+pub struct LearnResponse {
+    model: String,
+    version: u64,
+    learned: usize,
+}
+
+/// Learns labelled documents through the model's single writer.
+pub async fn learn(
+    State(shared): State<Arc<Shared>>,
+    Path(name): Path<String>,
+    body: Result<Json<LearnRequest>, JsonRejection>,
+) -> Answer<LearnResponse> {
+    let Json(request) = body?;
+    let served = model(&shared, &name)?;
+    check_batch(request.documents.len(), shared.config.max_batch)?;
+    if request.documents.iter().any(|d| d.label.is_empty()) {
+        return Err(ApiError::bad_request("every document needs a label"));
+    }
+    let pairs = request
+        .documents
+        .into_iter()
+        .map(|d| (d.label, d.text))
+        .collect();
+    let (version, learned) = served
+        .learn(pairs, &shared.config.checkpoints)
+        .await
+        .map_err(|e| ApiError::bad_request(e.to_string()))?;
+    Ok(Json(LearnResponse {
+        model: name,
+        version,
+        learned,
+    }))
+}
+
+/// The version now served after a reload.
+#[derive(Debug, Serialize)]
+pub struct ReloadResponse {
+    model: String,
+    version: u64,
+}
+
+/// Reloads the model file; a bad file leaves the old model serving and is reported.
+pub async fn reload(
+    State(shared): State<Arc<Shared>>,
+    Path(name): Path<String>,
+) -> Answer<ReloadResponse> {
+    let served = model(&shared, &name)?;
+    let version = served.reload().await?;
+    Ok(Json(ReloadResponse {
+        model: name,
+        version,
+    }))
+}
+
+/// Every served model's status.
+#[derive(Debug, Serialize)]
+pub struct ModelsResponse {
+    models: Vec<super::models::Status>,
+}
+
+/// `GET /v1/models`.
+pub async fn models(State(shared): State<Arc<Shared>>) -> Json<ModelsResponse> {
+    let mut models = Vec::new();
+    for served in &shared.models {
+        models.push(served.status().await);
+    }
+    Json(ModelsResponse { models })
+}
+
+/// `GET /readyz`: ready until shutdown begins.
+pub async fn ready(State(shared): State<Arc<Shared>>) -> (StatusCode, &'static str) {
+    if shared.stopping.load(Ordering::Relaxed) {
+        (StatusCode::SERVICE_UNAVAILABLE, "shutting down\n")
+    } else {
+        (StatusCode::OK, "ready\n")
+    }
+}
+
+/// `GET /metrics`.
+pub async fn metrics(State(shared): State<Arc<Shared>>) -> String {
+    shared.metrics.render(&shared.models)
+}
+
+/// Any other path.
+pub async fn not_found() -> ApiError {
+    ApiError(StatusCode::NOT_FOUND, "no such endpoint".into())
+}

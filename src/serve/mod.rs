@@ -1,0 +1,196 @@
+//! `bowline serve`: models behind an HTTP API (axum on tokio), behind the cargo feature `serve`.
+//!
+//! - `POST /v1/models/{name}/classify` takes `{"texts": [...]}` or `{"documents": [{"id",
+//!   "text"}]}` with optional `top_k` and `threshold`, and answers the predictions in input
+//!   order with the model's name and version.
+//! - `POST /v1/models/{name}/learn` takes `{"documents": [{"label", "text"}]}`: the same update
+//!   as `bowline update`, through one writer per model, published whole when done.
+//! - `POST /v1/models/{name}/reload`, a change of the file on disk, or [`Server::reload_all`]
+//!   (SIGHUP in the program) load the file again; a bad file leaves the old model serving.
+//! - `GET /v1/models`, `/healthz`, `/readyz`, `/metrics` (Prometheus text).
+//!
+//! Errors are `{"error": ...}` with a 4xx or 5xx status. Bodies and batches have size limits,
+//! and a request that takes longer than the timeout, as a slow client sending its body does,
+//! is answered 408 and its worker freed. On shutdown the requests in flight finish, then every
+//! model with unsaved documents is checkpointed.
+
+mod api;
+mod metrics;
+mod models;
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::extract::{MatchedPath, Request, State};
+use axum::middleware::Next;
+use axum::response::Response;
+use axum::routing::{get, post};
+use axum::Router;
+use tower_http::timeout::TimeoutLayer;
+
+pub use models::{named, Checkpoints};
+
+use crate::error::{Error, Result};
+use metrics::Metrics;
+use models::Served;
+
+/// Everything the server needs, validated by the program from its flags.
+#[derive(Debug, Clone)]
+pub struct ServeConfig {
+    /// Where to listen.
+    pub addr: SocketAddr,
+    /// The models, by name.
+    pub models: Vec<(String, PathBuf)>,
+    /// Request bodies larger than this are refused (413).
+    pub max_body_bytes: usize,
+    /// Documents in one request at most (413 beyond).
+    pub max_batch: usize,
+    /// A request not answered within this is answered 408.
+    pub timeout: Duration,
+    /// When learned documents are written to the model file.
+    pub checkpoints: Checkpoints,
+    /// How often model files are checked for changes; zero never.
+    pub watch: Duration,
+}
+
+/// What every handler shares.
+#[derive(Debug)]
+struct Shared {
+    config: ServeConfig,
+    models: Vec<Served>,
+    metrics: Metrics,
+    stopping: AtomicBool,
+}
+
+/// A bound server with its models loaded, ready to run.
+#[derive(Debug, Clone)]
+pub struct Server {
+    shared: Arc<Shared>,
+    listener: Arc<std::sync::Mutex<Option<tokio::net::TcpListener>>>,
+    addr: SocketAddr,
+}
+
+impl Server {
+    /// Loads every model and binds the address; must be called inside a tokio runtime.
+    pub async fn bind(config: ServeConfig) -> Result<Self> {
+        let mut models = Vec::new();
+        for (name, path) in &config.models {
+            if models.iter().any(|m: &Served| &m.name == name) {
+                return Err(Error::Config(format!("two models are named '{name}'")));
+            }
+            models.push(Served::load(name.clone(), path.clone())?);
+        }
+        let listener = tokio::net::TcpListener::bind(config.addr)
+            .await
+            .map_err(|e| Error::Config(format!("cannot listen on {}: {e}", config.addr)))?;
+        let addr = listener
+            .local_addr()
+            .map_err(|e| Error::Config(format!("cannot listen on {}: {e}", config.addr)))?;
+        let shared = Arc::new(Shared {
+            config,
+            models,
+            metrics: Metrics::default(),
+            stopping: AtomicBool::new(false),
+        });
+        Ok(Server {
+            shared,
+            listener: Arc::new(std::sync::Mutex::new(Some(listener))),
+            addr,
+        })
+    }
+
+    /// The address it listens on (with the port chosen when port 0 was asked for).
+    pub fn local_addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Reloads every model from its file; errors are logged and reported in the status.
+    pub async fn reload_all(&self) {
+        for served in &self.shared.models {
+            let _ = served.reload().await;
+        }
+    }
+
+    /// Serves until `shutdown` completes, then lets the requests in flight finish and
+    /// checkpoints every model with unsaved documents.
+    pub async fn run(self, shutdown: impl Future<Output = ()> + Send + 'static) -> Result<()> {
+        let listener = self
+            .listener
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take()
+            .ok_or_else(|| Error::Config("the server is already running".into()))?;
+        let watcher = tokio::spawn(watch(Arc::clone(&self.shared)));
+        let shared = Arc::clone(&self.shared);
+        let stopping = async move {
+            shutdown.await;
+            shared.stopping.store(true, Ordering::Relaxed);
+            tracing::info!("shutting down: finishing the requests in flight");
+        };
+        let served = axum::serve(listener, router(Arc::clone(&self.shared)))
+            .with_graceful_shutdown(stopping)
+            .await;
+        watcher.abort();
+        served.map_err(|e| Error::Config(format!("the server failed: {e}")))?;
+        for model in &self.shared.models {
+            model.checkpoint().await?;
+        }
+        Ok(())
+    }
+}
+
+fn router(shared: Arc<Shared>) -> Router {
+    let config = &shared.config;
+    Router::new()
+        .route("/v1/models", get(api::models))
+        .route("/v1/models/{name}/classify", post(api::classify))
+        .route("/v1/models/{name}/learn", post(api::learn))
+        .route("/v1/models/{name}/reload", post(api::reload))
+        .route("/healthz", get(|| async { "ok\n" }))
+        .route("/readyz", get(api::ready))
+        .route("/metrics", get(api::metrics))
+        .fallback(api::not_found)
+        .layer(axum::extract::DefaultBodyLimit::max(config.max_body_bytes))
+        .layer(TimeoutLayer::with_status_code(
+            axum::http::StatusCode::REQUEST_TIMEOUT,
+            config.timeout,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&shared),
+            record,
+        ))
+        .with_state(shared)
+}
+
+/// Counts every request in the metrics and logs it.
+async fn record(State(shared): State<Arc<Shared>>, request: Request, next: Next) -> Response {
+    let started = Instant::now();
+    let route = request
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or("(other)".to_string(), |p| p.as_str().to_string());
+    let response = next.run(request).await;
+    let status = response.status().as_u16();
+    let latency = started.elapsed();
+    shared.metrics.record(&route, status, latency);
+    tracing::debug!(%route, status, micros = latency.as_micros() as u64, "request");
+    response
+}
+
+/// Reloads models whose files changed, every `watch` interval.
+async fn watch(shared: Arc<Shared>) {
+    if shared.config.watch.is_zero() {
+        return;
+    }
+    let mut ticks = tokio::time::interval(shared.config.watch);
+    loop {
+        ticks.tick().await;
+        for served in &shared.models {
+            served.reload_if_changed().await;
+        }
+    }
+}

@@ -1,0 +1,259 @@
+//! The served models: each is read by many requests at once and changed by one writer.
+//!
+//! Readers take the current [`Version`] (an `Arc`) and keep it for the whole request, so a
+//! response always comes from one whole model, the old or the new. The writer owns a private
+//! copy that it updates, then publishes a clone as the next version: a learn costs one copy of
+//! the model, and no reader ever waits for learning.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, PoisonError, RwLock};
+use std::time::{Instant, SystemTime};
+
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::TextClassifier;
+
+/// One state of a served model, as readers see it.
+#[derive(Debug)]
+pub struct Version {
+    /// The model.
+    pub classifier: TextClassifier,
+    /// Counts from 1 at start; every learn and reload makes the next one.
+    pub number: u64,
+}
+
+/// What identifies the file on disk as the one last read or written, so that the watcher
+/// reloads only when someone else changed it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Stamp {
+    modified: Option<SystemTime>,
+    len: u64,
+}
+
+fn stamp(path: &Path) -> Option<Stamp> {
+    let meta = std::fs::metadata(path).ok()?;
+    Some(Stamp {
+        modified: meta.modified().ok(),
+        len: meta.len(),
+    })
+}
+
+/// The single writer's state.
+#[derive(Debug)]
+struct Writer {
+    /// The writer's own copy, ahead of the published version only while it learns.
+    model: TextClassifier,
+    /// Documents learned since the model file was last written.
+    unsaved: u64,
+    last_checkpoint: Instant,
+    /// The file as last read or written.
+    stamp: Option<Stamp>,
+}
+
+/// A model served under a name.
+#[derive(Debug)]
+pub struct Served {
+    /// The name in the URL.
+    pub name: String,
+    /// The model file: reloaded from, checkpointed to.
+    pub path: PathBuf,
+    current: RwLock<Arc<Version>>,
+    writer: tokio::sync::Mutex<Writer>,
+    /// The last reload's error, until a reload succeeds.
+    last_error: RwLock<Option<String>>,
+    /// Documents classified, for the metrics.
+    pub classified: AtomicU64,
+    /// Documents learned, for the metrics.
+    pub learned: AtomicU64,
+}
+
+/// What `GET /v1/models` says of a model.
+#[derive(Debug, Serialize)]
+pub struct Status {
+    name: String,
+    path: String,
+    kind: &'static str,
+    classes: Vec<String>,
+    version: u64,
+    gives_probabilities: bool,
+    unsaved_documents: u64,
+    last_reload_error: Option<String>,
+}
+
+impl Served {
+    /// Loads the model at `path` to serve it as `name`.
+    pub fn load(name: String, path: PathBuf) -> Result<Self> {
+        let stamp = stamp(&path);
+        let classifier = TextClassifier::load(&path)?;
+        let writer = Writer {
+            model: classifier.clone(),
+            unsaved: 0,
+            last_checkpoint: Instant::now(),
+            stamp,
+        };
+        Ok(Served {
+            name,
+            path,
+            current: RwLock::new(Arc::new(Version {
+                classifier,
+                number: 1,
+            })),
+            writer: tokio::sync::Mutex::new(writer),
+            last_error: RwLock::new(None),
+            classified: AtomicU64::new(0),
+            learned: AtomicU64::new(0),
+        })
+    }
+
+    /// The version requests should use now.
+    pub fn current(&self) -> Arc<Version> {
+        let current = self.current.read().unwrap_or_else(PoisonError::into_inner);
+        Arc::clone(&current)
+    }
+
+    fn publish(&self, classifier: TextClassifier) -> u64 {
+        let mut current = self.current.write().unwrap_or_else(PoisonError::into_inner);
+        let number = current.number + 1;
+        *current = Arc::new(Version { classifier, number });
+        number
+    }
+
+    /// Learns labelled documents through the single writer and publishes the result; writes
+    /// a checkpoint when `every` documents or `interval` have passed since the last one.
+    pub async fn learn(
+        &self,
+        pairs: Vec<(String, String)>,
+        checkpoint: &Checkpoints,
+    ) -> Result<(u64, usize)> {
+        let mut writer = self.writer.lock().await;
+        let count = pairs.len();
+        tokio::task::block_in_place(|| writer.model.update(pairs))?;
+        writer.unsaved += count as u64;
+        self.learned.fetch_add(count as u64, Ordering::Relaxed);
+        let number = self.publish(writer.model.clone());
+        let due = writer.unsaved >= checkpoint.every
+            || writer.last_checkpoint.elapsed() >= checkpoint.interval;
+        if due {
+            self.save(&mut writer)?;
+        }
+        Ok((number, count))
+    }
+
+    /// Writes the model file if documents were learned since it was last written.
+    pub async fn checkpoint(&self) -> Result<bool> {
+        let mut writer = self.writer.lock().await;
+        if writer.unsaved == 0 {
+            return Ok(false);
+        }
+        self.save(&mut writer)?;
+        Ok(true)
+    }
+
+    fn save(&self, writer: &mut Writer) -> Result<()> {
+        tokio::task::block_in_place(|| writer.model.save(&self.path))?;
+        writer.unsaved = 0;
+        writer.last_checkpoint = Instant::now();
+        writer.stamp = stamp(&self.path);
+        tracing::info!(model = %self.name, path = %self.path.display(), "checkpoint written");
+        Ok(())
+    }
+
+    /// Reads the model file again and serves it. A file that cannot be read leaves the old
+    /// model serving; the error is logged, kept for the status, and returned. Documents learned
+    /// since the last checkpoint give way to the file, which someone else wrote.
+    pub async fn reload(&self) -> Result<u64> {
+        let mut writer = self.writer.lock().await;
+        writer.stamp = stamp(&self.path);
+        match tokio::task::block_in_place(|| TextClassifier::load(&self.path)) {
+            Ok(classifier) => {
+                if writer.unsaved > 0 {
+                    tracing::warn!(model = %self.name, dropped = writer.unsaved,
+                        "reloaded over documents learned since the last checkpoint");
+                }
+                writer.model = classifier.clone();
+                writer.unsaved = 0;
+                let number = self.publish(classifier);
+                *self
+                    .last_error
+                    .write()
+                    .unwrap_or_else(PoisonError::into_inner) = None;
+                tracing::info!(model = %self.name, version = number, "model reloaded");
+                Ok(number)
+            }
+            Err(error) => {
+                tracing::error!(model = %self.name, %error, "reload failed; the old model keeps serving");
+                let message = error.to_string();
+                *self
+                    .last_error
+                    .write()
+                    .unwrap_or_else(PoisonError::into_inner) = Some(message);
+                Err(error)
+            }
+        }
+    }
+
+    /// Reloads when the file changed since this server last read or wrote it.
+    pub async fn reload_if_changed(&self) {
+        let changed = stamp(&self.path) != self.writer.lock().await.stamp;
+        if changed {
+            // The error is logged and kept for the status by `reload`.
+            let _ = self.reload().await;
+        }
+    }
+
+    /// The model's status.
+    pub async fn status(&self) -> Status {
+        let version = self.current();
+        let model = version.classifier.model();
+        Status {
+            name: self.name.clone(),
+            path: self.path.display().to_string(),
+            kind: model.classifier.name(),
+            classes: model.labels.clone(),
+            version: version.number,
+            gives_probabilities: model.classifier.gives_probabilities(),
+            unsaved_documents: self.writer.lock().await.unsaved,
+            last_reload_error: self
+                .last_error
+                .read()
+                .unwrap_or_else(PoisonError::into_inner)
+                .clone(),
+        }
+    }
+}
+
+/// When the writer saves the model file.
+#[derive(Debug, Clone, Copy)]
+pub struct Checkpoints {
+    /// After this many learned documents.
+    pub every: u64,
+    /// Or once this long has passed since the last checkpoint, at the next learn.
+    pub interval: std::time::Duration,
+}
+
+/// The name a model is served under: `NAME=PATH` names it, otherwise the file stem.
+pub fn named(spec: &str) -> Result<(String, PathBuf)> {
+    if let Some((name, path)) = spec.split_once('=') {
+        if valid_name(name) {
+            return Ok((name.to_string(), PathBuf::from(path)));
+        }
+    }
+    let path = PathBuf::from(spec);
+    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+    if !valid_name(stem) {
+        return Err(Error::input(
+            &path,
+            "cannot serve it under its file name; name it with NAME=PATH (letters, digits, - _ .)",
+        ));
+    }
+    Ok((stem.to_string(), path))
+}
+
+fn valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}

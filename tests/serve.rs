@@ -1,0 +1,343 @@
+//! `bowline serve`, tested as users meet it: the real program listening on a loopback port,
+//! and a real HTTP client. Every request goes to 127.0.0.1, and every loop is bounded.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use bowline::TextClassifier;
+use common::{arg, bowline, outcome, terminate, train_quietly};
+use serde_json::{json, Value};
+
+/// A running server, stopped when dropped.
+struct Server {
+    child: Child,
+    base: String,
+    agent: ureq::Agent,
+}
+
+impl Server {
+    fn start(args: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_bowline"))
+            .arg("serve")
+            .args(args)
+            .args(["--addr", "127.0.0.1:0", "-q"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("bowline serve starts");
+        let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
+        let mut line = String::new();
+        stderr.read_line(&mut line).expect("the address line");
+        let base = line
+            .trim()
+            .strip_prefix("bowline: listening on ")
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .to_string();
+        assert!(base.starts_with("http://127.0.0.1:"), "{base}");
+        // The rest of stderr is drained so that the server never blocks on a full pipe.
+        std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
+        let config = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(Duration::from_secs(30)))
+            .build();
+        Server {
+            child,
+            base,
+            agent: config.into(),
+        }
+    }
+
+    /// POSTs `body` (raw bytes) and returns the status and the JSON answer.
+    fn post_raw(&self, path: &str, body: &[u8]) -> (u16, Value) {
+        let mut response = self
+            .agent
+            .post(format!("{}{path}", self.base))
+            .header("content-type", "application/json")
+            .send(body)
+            .expect("the server answers");
+        let status = response.status().as_u16();
+        let text = response.body_mut().read_to_string().expect("a body");
+        (
+            status,
+            serde_json::from_str(&text).unwrap_or(Value::String(text)),
+        )
+    }
+
+    fn post(&self, path: &str, body: &Value) -> (u16, Value) {
+        self.post_raw(path, body.to_string().as_bytes())
+    }
+
+    fn get(&self, path: &str) -> (u16, String) {
+        let mut response = self
+            .agent
+            .get(format!("{}{path}", self.base))
+            .call()
+            .expect("the server answers");
+        let status = response.status().as_u16();
+        (
+            status,
+            response.body_mut().read_to_string().expect("a body"),
+        )
+    }
+
+    /// SIGTERM, then the exit code.
+    fn stop(mut self) -> i32 {
+        terminate(&self.child);
+        let status = self.child.wait().expect("the server exits");
+        status.code().unwrap_or(-1)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+const TEXTS: [&str; 4] = [
+    "the rocket reached orbit around the moon",
+    "bake the bread in a hot oven",
+    "the striker scored a late goal",
+    "compile the kernel and reboot",
+];
+
+fn model(dir: &Path, kind: &str) -> std::path::PathBuf {
+    let path = dir.join(format!("{kind}.model"));
+    train_quietly("corpora", &path, kind);
+    path
+}
+
+#[test]
+fn batch_classify_equals_bowline_classify() {
+    let dir = tempfile::tempdir().unwrap();
+    for kind in ["mnb", "svm"] {
+        let path = model(dir.path(), kind);
+        let stdin = TEXTS.join("\n") + "\n";
+        let (code, stdout, stderr) = outcome(&bowline(&["classify", arg(&path)], stdin.as_bytes()));
+        assert_eq!(code, 0, "{stderr}");
+        let server = Server::start(&[arg(&path)]);
+        let (status, answer) = server.post(
+            &format!("/v1/models/{kind}/classify"),
+            &json!({ "texts": TEXTS, "top_k": 2 }),
+        );
+        assert_eq!(status, 200, "{answer}");
+        assert_eq!(
+            (answer["model"].as_str(), answer["version"].as_u64()),
+            (Some(kind), Some(1))
+        );
+        let value = if kind == "svm" {
+            "score"
+        } else {
+            "probability"
+        };
+        let served: Vec<String> = answer["predictions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                assert_eq!(p["scores"].as_array().unwrap().len(), 2);
+                let (label, value) = (p["label"].as_str().unwrap(), p[value].as_f64().unwrap());
+                format!("{}\t{label}\t{value:.6}", i + 1)
+            })
+            .collect();
+        assert_eq!(served, stdout.lines().collect::<Vec<_>>());
+        // Documents keep their ids, and a threshold above every value leaves no label.
+        let documents = json!({ "documents": [{"id": "a", "text": TEXTS[0]}], "threshold": 2.0 });
+        let (status, answer) = server.post(&format!("/v1/models/{kind}/classify"), &documents);
+        assert_eq!(status, 200, "{answer}");
+        assert_eq!(answer["predictions"][0]["id"], "a");
+        assert_eq!(answer["predictions"][0]["label"], Value::Null);
+        assert_eq!(server.stop(), 0);
+    }
+}
+
+/// The parts of a model that learning changes, encoded, so that equal means byte-identical.
+fn learned_parts(path: &Path) -> (Vec<u8>, Vec<String>, Vec<u64>) {
+    let model = TextClassifier::load(path).unwrap().into_model();
+    let encoded = serde_json::to_vec(&(&model.vectorizer, &model.classifier)).unwrap();
+    (encoded, model.labels, model.info.docs_per_class)
+}
+
+#[test]
+fn learn_equals_update_and_sigterm_writes_the_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let served = model(dir.path(), "mnb");
+    let updated = dir.path().join("updated.model");
+    std::fs::copy(&served, &updated).unwrap();
+    let docs = [
+        ("space", "the lander touched down on mars"),
+        ("chess", "the knight forks the queen and the rook"),
+        ("cooking", "simmer the soup with garlic"),
+    ];
+    let tsv: String = docs.iter().map(|(l, t)| format!("{l}\t{t}\n")).collect();
+    let corpus = dir.path().join("more.tsv");
+    std::fs::write(&corpus, tsv).unwrap();
+    let (code, _, stderr) = outcome(&bowline(
+        &["update", arg(&updated), arg(&corpus), "-q"],
+        b"",
+    ));
+    assert_eq!(code, 0, "{stderr}");
+
+    let before = learned_parts(&served);
+    let server = Server::start(&[arg(&served), "--checkpoint-every", "1000000"]);
+    let documents: Vec<Value> = docs
+        .iter()
+        .map(|(label, text)| json!({"label": label, "text": text}))
+        .collect();
+    let (status, answer) = server.post("/v1/models/mnb/learn", &json!({ "documents": documents }));
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(
+        (answer["version"].as_u64(), answer["learned"].as_u64()),
+        (Some(2), Some(3))
+    );
+    // Not checkpointed yet: the file is as it was until the server stops.
+    assert_eq!(learned_parts(&served), before);
+    assert_eq!(server.stop(), 0);
+    assert_eq!(learned_parts(&served), learned_parts(&updated));
+}
+
+#[test]
+fn a_bad_file_on_reload_keeps_the_old_model_serving() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = model(dir.path(), "mnb");
+    let server = Server::start(&[arg(&path), "--watch-secs", "0"]);
+    std::fs::write(&path, b"not a model").unwrap();
+    let (status, answer) = server.post("/v1/models/mnb/reload", &json!({}));
+    assert_eq!(status, 500, "{answer}");
+    assert!(
+        answer["error"]
+            .as_str()
+            .unwrap()
+            .contains("not a bowline model file"),
+        "{answer}"
+    );
+    let (status, answer) = server.post("/v1/models/mnb/classify", &json!({ "texts": [TEXTS[0]] }));
+    assert_eq!(
+        (status, answer["version"].as_u64()),
+        (200, Some(1)),
+        "{answer}"
+    );
+    assert_eq!(answer["predictions"][0]["label"], "space");
+    let (_, models) = server.get("/v1/models");
+    assert!(models.contains("not a bowline model file"), "{models}");
+}
+
+#[test]
+fn bad_requests_get_a_4xx_and_the_server_keeps_serving() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = model(dir.path(), "mnb");
+    let server = Server::start(&[arg(&path), "--max-body-bytes", "2000", "--max-batch", "3"]);
+    let classify = "/v1/models/mnb/classify";
+    let cases: [(&[u8], u16); 5] = [
+        (b"{\"texts\": [", 400),
+        (b"[1, 2]", 422),
+        (&[b'x'; 5000], 413),
+        (b"{\"texts\": [\"a\", \"b\", \"c\", \"d\"]}", 413),
+        (b"{\"texts\": [\"a\"], \"documents\": []}", 422),
+    ];
+    for (body, expected) in cases {
+        let (status, answer) = server.post_raw(classify, body);
+        assert_eq!(status, expected, "{answer}");
+        assert!(answer["error"].is_string(), "{answer}");
+    }
+    let (status, answer) = server.post("/v1/models/nope/classify", &json!({ "texts": ["a"] }));
+    assert_eq!(status, 404, "{answer}");
+    let (status, answer) = server.post(classify, &json!({ "texts": [TEXTS[1]] }));
+    assert_eq!(
+        (status, answer["predictions"][0]["label"].as_str()),
+        (200, Some("cooking"))
+    );
+    let (status, metrics) = server.get("/metrics");
+    assert_eq!(status, 200);
+    assert!(metrics.contains("bowline_errors_total 6"), "{metrics}");
+    assert!(metrics.contains("bowline_documents_total{model=\"mnb\",endpoint=\"classify\"} 1"));
+    assert_eq!(server.get("/healthz"), (200, "ok\n".to_string()));
+    assert_eq!(server.get("/readyz"), (200, "ready\n".to_string()));
+}
+
+#[test]
+fn readers_see_whole_models_while_one_learns_and_a_reload_happens() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = model(dir.path(), "mnb");
+    let start = learned_parts(&path).2.iter().sum::<u64>();
+    let server = Server::start(&[arg(&path), "--checkpoint-every", "1", "--watch-secs", "0"]);
+    let (batches, per_batch) = (20, 5);
+    let answers: Vec<Vec<(u64, Value)>> = std::thread::scope(|scope| {
+        let readers: Vec<_> = (0..64)
+            .map(|client| {
+                let server = &server;
+                scope.spawn(move || {
+                    (0..10)
+                        .map(|i| {
+                            let text = TEXTS[(client + i) % TEXTS.len()];
+                            let body = json!({ "texts": [text], "top_k": 4 });
+                            let (status, answer) = server.post("/v1/models/mnb/classify", &body);
+                            assert_eq!(status, 200, "{answer}");
+                            let version = answer["version"].as_u64().unwrap();
+                            (version, json!([text, answer["predictions"][0]]))
+                        })
+                        .collect()
+                })
+            })
+            .collect();
+        for batch in 0..batches {
+            let documents: Vec<Value> = (0..per_batch)
+                .map(|i| json!({"label": "space", "text": format!("probe {batch} {i} orbit")}))
+                .collect();
+            let (status, answer) =
+                server.post("/v1/models/mnb/learn", &json!({ "documents": documents }));
+            assert_eq!(status, 200, "{answer}");
+            if batch == batches / 2 {
+                let (status, answer) = server.post("/v1/models/mnb/reload", &json!({}));
+                assert_eq!(status, 200, "{answer}");
+            }
+        }
+        readers.into_iter().map(|r| r.join().unwrap()).collect()
+    });
+    // A torn model would answer one text two ways under one version number.
+    let mut seen = std::collections::HashMap::new();
+    for (version, answer) in answers.into_iter().flatten() {
+        let key = (version, answer[0].to_string());
+        let first = seen.entry(key).or_insert_with(|| answer[1].clone());
+        assert_eq!(*first, answer[1]);
+    }
+    assert_eq!(server.stop(), 0);
+    let end = learned_parts(&path).2.iter().sum::<u64>();
+    assert_eq!(end, start + batches * per_batch as u64);
+}
+
+#[test]
+fn a_changed_file_is_reloaded_and_a_slow_client_is_cut_off() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, other) = (model(dir.path(), "mnb"), model(dir.path(), "bnb"));
+    let server = Server::start(&[arg(&path), "--watch-secs", "0.1", "--timeout", "1"]);
+    std::fs::copy(&other, dir.path().join("next")).unwrap();
+    std::fs::rename(dir.path().join("next"), &path).unwrap();
+    let reloaded = (0..100).any(|_| {
+        std::thread::sleep(Duration::from_millis(50));
+        server.get("/v1/models").1.contains("\"kind\":\"bnb\"")
+    });
+    assert!(reloaded, "{}", server.get("/v1/models").1);
+    // A client that announces a body and sends half of it is answered 408 after the timeout.
+    use std::io::{Read, Write};
+    let address = server.base.trim_start_matches("http://");
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let head = format!(
+        "POST /v1/models/mnb/classify HTTP/1.1\r\nHost: {address}\r\n\
+         Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{{\"texts\": ["
+    );
+    stream.write_all(head.as_bytes()).unwrap();
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert_eq!(server.get("/healthz").0, 200);
+}
