@@ -6,6 +6,7 @@
 //! folder holds its mathematics.
 
 pub mod decision;
+pub mod explain;
 pub mod format;
 pub mod info;
 pub mod kinds;
@@ -17,6 +18,7 @@ pub mod random;
 pub mod reservoir;
 
 pub use decision::{CostMatrix, Decision};
+pub use explain::Attribution;
 pub use format::{Model, ModelLock, FORMAT_VERSION};
 pub use info::{utc_now, TrainingInfo, Tuned};
 pub use kinds::{Classifier, Kind, Params, Selected, Trainer};
