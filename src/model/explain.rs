@@ -47,7 +47,8 @@ impl Attribution {
     pub fn top(&self, k: usize) -> (Vec<(u32, f64)>, f64) {
         let mut ranked = self.terms.clone();
         ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        let rest = ranked.iter().skip(k).map(|t| t.1).sum();
+        // A fold from +0, since an empty float sum is −0, which would print as "-0".
+        let rest = ranked.iter().skip(k).fold(0.0, |sum, t| sum + t.1);
         ranked.truncate(k);
         (ranked, rest)
     }
