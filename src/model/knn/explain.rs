@@ -98,21 +98,22 @@ impl Knn {
         documents
     }
 
-    /// Each class's summed counts of every feature over its training documents, as
-    /// `(feature, count)` in feature order.
-    pub fn class_counts(&self) -> Vec<Vec<(u32, f64)>> {
-        let s = &self.stored;
-        let mut counts = vec![Vec::new(); self.classes()];
+    /// Each class's summed weight of every feature over its training documents, under the
+    /// similarity (the unit-length rows cosine compares, or BM25's term weights), as
+    /// `(feature, weight)` in feature order: the class's centroid, up to a factor.
+    pub fn class_weights(&self) -> Vec<Vec<(u32, f64)>> {
+        let (s, weights) = (&self.stored, self.weights());
+        let mut sums = vec![Vec::new(); self.classes()];
         for (j, pair) in s.starts.windows(2).enumerate() {
             let span = pair[0] as usize..pair[1] as usize;
-            for (&row, &count) in s.rows[span.clone()].iter().zip(&s.counts[span]) {
-                let class: &mut Vec<(u32, f64)> = &mut counts[s.labels[row as usize] as usize];
+            for (&row, &weight) in s.rows[span.clone()].iter().zip(&weights[span]) {
+                let class: &mut Vec<(u32, f64)> = &mut sums[s.labels[row as usize] as usize];
                 match class.last_mut() {
-                    Some(last) if last.0 == j as u32 => last.1 += f64::from(count),
-                    _ => class.push((j as u32, f64::from(count))),
+                    Some(last) if last.0 == j as u32 => last.1 += f64::from(weight),
+                    _ => class.push((j as u32, f64::from(weight))),
                 }
             }
         }
-        counts
+        sums
     }
 }
