@@ -18,9 +18,9 @@ pub struct TermContribution {
 
 /// Why a document got a class: the class's score taken apart. `bias`, the contributions of
 /// `terms` and `other_terms` add up to `score`, up to rounding. What the score is depends on
-/// the kind of classifier (see [`crate::model::explain`]): the SVM's decision value, a naive
-/// Bayes log joint likelihood less its mean over the classes, or k-NN's summed similarity of the
-/// class's neighbours.
+/// the kind of classifier (see [`crate::model::explain`]): the SVM's decision value, naive
+/// Bayes' score (the log joint likelihood; complement NB's normalized score) less its mean over
+/// the classes, or k-NN's summed similarity of the class's neighbours.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Explanation {
     /// The class explained.

@@ -21,7 +21,8 @@ use bowline::{Error, Result, Source, TextClassifier};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum ClassifyFormat {
     /// `id<TAB>label<TAB>probability` (for an uncalibrated SVM, a score: a softmax of its
-    /// decision values, which ranks classes but is no probability).
+    /// decision values, which ranks classes but is no probability), and with --explain a fourth
+    /// column, `score S: bias B, TERM +C, ..., other terms +R`.
     Tsv,
     /// `{"schema_version", "id", "label", "probability", "scores": [{"label", "probability"}]}`
     /// per line ("score" instead of "probability" for an uncalibrated SVM), classes in rank
@@ -48,9 +49,10 @@ pub struct ClassifyArgs {
     /// Explain each decision: the K terms that contributed most to the chosen class's score,
     /// with their contributions, the bias and the sum of the other terms, which add up to the
     /// score (a fourth column in tsv, "explanations" in jsonl). The score is the SVM's decision
-    /// value w·x + b; naive Bayes' log joint likelihood less its mean over the classes (each
-    /// term's contribution a log-likelihood ratio against the average class); k-NN's summed
-    /// similarity of the class's neighbours, shared between the terms.
+    /// value w·x + b; naive Bayes' score (the log joint likelihood, or complement NB's
+    /// normalized score) less its mean over the classes, each term's contribution a
+    /// log-likelihood ratio against the average class; k-NN's summed similarity of the class's
+    /// neighbours, each shared between its terms.
     #[arg(long, value_name = "K")]
     pub explain: Option<usize>,
     #[command(flatten)]

@@ -27,7 +27,7 @@
 //!   except for a document with no neighbour, whose vote is the class's share of the training
 //!   documents: all bias.
 
-use super::{Classifier, Kind};
+use super::Classifier;
 
 /// A class's score taken apart: `bias` plus the sum of `terms`' contributions is `score`.
 #[derive(Debug, Clone, PartialEq)]
@@ -87,16 +87,6 @@ impl Classifier {
                 }
                 inner
             }
-        }
-    }
-
-    /// What [`Attribution::score`] means for this classifier, in a few words.
-    pub fn explained_score(&self) -> &'static str {
-        match self.kind() {
-            Kind::Svm => "decision value w·x + b",
-            Kind::Mnb | Kind::Bnb => "log joint likelihood less its mean over the classes",
-            Kind::Cnb => "complement NB score less its mean over the classes",
-            Kind::Knn => "summed similarity of the class's neighbours",
         }
     }
 }
