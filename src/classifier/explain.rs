@@ -62,7 +62,8 @@ impl TextClassifier {
 
     /// Explains class `class`'s score of a document counted and weighed by
     /// [`TextClassifier::stages`], with its `k` terms of largest contribution: what `classify
-    /// --explain` prints for the class it decided.
+    /// --explain` prints for the class it decided. `class` indexes [`labels`](TextClassifier::labels)
+    /// (it panics beyond them, as indexing does).
     pub fn explanation(&self, counted: &Counted, class: usize, k: usize) -> Explanation {
         let row = &counted.row;
         let parts = self

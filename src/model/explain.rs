@@ -62,6 +62,7 @@ impl Attribution {
 impl Classifier {
     /// Takes class `class`'s score of one weighted row apart (see the [module](self)
     /// documentation). Columns beyond the model's features are left out, as scoring ignores them.
+    /// `class` must be one of the classifier's classes (it panics otherwise, as indexing does).
     pub fn attribute(&self, indices: &[u32], values: &[f64], class: usize) -> Attribution {
         match self {
             Classifier::NaiveBayes(nb) => nb.attribute(indices, values, class),
