@@ -23,6 +23,7 @@
 
 mod cv;
 mod evaluate;
+mod explain;
 mod fit;
 mod labelled;
 mod online;
@@ -36,6 +37,7 @@ use std::path::Path;
 
 pub use cv::{CvReport, FoldResult, Spread};
 pub use evaluate::Evaluation;
+pub use explain::{Explanation, TermContribution};
 pub use fit::Fitted;
 pub use labelled::{Appended, Labelled};
 pub use online::OnlineLearner;

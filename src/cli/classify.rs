@@ -10,6 +10,7 @@ use serde::Serialize;
 use super::log::ReadLog;
 use super::stream;
 use super::{DecisionArgs, InputArgs, Outcome, RuntimeArgs};
+use bowline::classifier::Explanation;
 use bowline::corpus::{Entries, InputFormat, Skip};
 use bowline::flow::Analyzed;
 use bowline::io::Output;
@@ -20,11 +21,14 @@ use bowline::{Error, Result, Source, TextClassifier};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum ClassifyFormat {
     /// `id<TAB>label<TAB>probability` (for an uncalibrated SVM, a score: a softmax of its
-    /// decision values, which ranks classes but is no probability).
+    /// decision values, which ranks classes but is no probability), and with --explain a fourth
+    /// column, `score S: bias B, TERM +C, ..., other terms +R`.
     Tsv,
     /// `{"schema_version", "id", "label", "probability", "scores": [{"label", "probability"}]}`
     /// per line ("score" instead of "probability" for an uncalibrated SVM), classes in rank
-    /// order; `{"schema_version", "id", "error"}` for input that could not be read.
+    /// order, and with --explain `"explanations": [{"label", "score", "bias", "terms": [{"term",
+    /// "contribution"}], "other_terms"}]`; `{"schema_version", "id", "error"}` for input that
+    /// could not be read.
     Jsonl,
 }
 
@@ -42,6 +46,15 @@ pub struct ClassifyArgs {
     /// Classes listed under "scores" in jsonl output, most probable first.
     #[arg(long, default_value_t = 3, value_name = "K")]
     pub top: usize,
+    /// Explain each decision: the K terms that contributed most to the chosen class's score,
+    /// with their contributions, the bias and the sum of the other terms, which add up to the
+    /// score (a fourth column in tsv, "explanations" in jsonl). The score is the SVM's decision
+    /// value w·x + b; naive Bayes' score (the log joint likelihood, or complement NB's
+    /// normalized score) less its mean over the classes, each term's contribution a
+    /// log-likelihood ratio against the average class; k-NN's summed similarity of the class's
+    /// neighbours, each shared between its terms.
+    #[arg(long, value_name = "K")]
+    pub explain: Option<usize>,
     #[command(flatten)]
     pub decision: DecisionArgs,
     /// Where to write the results; - for stdout.
@@ -76,6 +89,7 @@ pub fn run(args: ClassifyArgs) -> Result<Outcome> {
         decide,
         format: args.format,
         top: args.top,
+        explain: args.explain.map(|k| (k, &classifier)),
         output: Output::create(&args.output)?,
         probabilities: vec![0.0; classifier.labels().len()],
         probabilistic: classifier.model().classifier.gives_probabilities(),
@@ -137,6 +151,8 @@ struct ResultWriter<'m> {
     decide: Decision,
     format: ClassifyFormat,
     top: usize,
+    /// With --explain: the terms to show, and the classifier that explains.
+    explain: Option<(usize, &'m TextClassifier)>,
     output: Output,
     /// The class probabilities of the entry being written, when it is a document.
     probabilities: Vec<f64>,
@@ -153,7 +169,10 @@ impl ResultWriter<'_> {
         match &entry.skip {
             None => {
                 let best = self.decide.decide(&self.probabilities);
-                self.format_result(&entry.doc.id, best)?;
+                let explanation = self
+                    .explain
+                    .map(|(k, classifier)| classifier.explanation(&item.counted, best, k));
+                self.format_result(&entry.doc.id, best, explanation)?;
             }
             Some(Skip::Failed(error)) if self.format == ClassifyFormat::Jsonl => {
                 let failure = Failure {
@@ -169,13 +188,23 @@ impl ResultWriter<'_> {
             .map_err(|e| self.output.error(e))
     }
 
-    fn format_result(&mut self, id: &str, best: usize) -> Result<()> {
+    fn format_result(
+        &mut self,
+        id: &str,
+        best: usize,
+        explanation: Option<Explanation>,
+    ) -> Result<()> {
         let (label, value) = (&self.labels[best], self.probabilities[best]);
         match self.format {
             ClassifyFormat::Tsv => {
-                // Tabs and newlines in an id would break the columns; they are escaped.
-                let id = id.replace('\t', "\\t").replace('\n', "\\n");
-                writeln!(self.line, "{id}\t{label}\t{value:.6}").map_err(|e| Error::io("-", e))
+                let id = escaped(id);
+                write!(self.line, "{id}\t{label}\t{value:.6}").map_err(|e| Error::io("-", e))?;
+                if let Some(explanation) = explanation {
+                    let column = escaped(&explained(&explanation));
+                    write!(self.line, "\t{column}").map_err(|e| Error::io("-", e))?;
+                }
+                self.line.push(b'\n');
+                Ok(())
             }
             ClassifyFormat::Jsonl => {
                 let scores = &self.probabilities;
@@ -188,6 +217,7 @@ impl ResultWriter<'_> {
                     label,
                     probability,
                     score,
+                    explanations: explanation.map(|e| vec![e]),
                     scores: ranked
                         .iter()
                         .map(|&c| {
@@ -204,6 +234,35 @@ impl ResultWriter<'_> {
             }
         }
     }
+}
+
+/// Tabs and newlines in a column would break the line; they are escaped.
+fn escaped(text: &str) -> String {
+    text.replace('\t', "\\t").replace('\n', "\\n")
+}
+
+/// An explanation as one readable column: `score S: bias B, TERM +C, ..., other terms +R`, whose
+/// parts add up to the score. Every figure has the same decimals, four or more, enough to show
+/// four significant digits of the largest (complement NB's scores are small fractions).
+fn explained(explanation: &Explanation) -> String {
+    let contributions = explanation.terms.iter().map(|t| t.contribution);
+    let figures = [explanation.score, explanation.bias, explanation.other_terms];
+    let largest = (contributions.clone().chain(figures))
+        .map(f64::abs)
+        .fold(0.0, f64::max);
+    let decimals = if largest > 0.0 {
+        (3 - largest.log10().floor() as i64).clamp(4, 12) as usize
+    } else {
+        4
+    };
+    let mut column = format!(
+        "score {:.decimals$}: bias {:+.decimals$}",
+        explanation.score, explanation.bias
+    );
+    for term in &explanation.terms {
+        column += &format!(", {} {:+.decimals$}", term.term, term.contribution);
+    }
+    column + &format!(", other terms {:+.decimals$}", explanation.other_terms)
 }
 
 /// The id of an entry that failed: for a line error, the line number, as the line's id would
@@ -226,6 +285,9 @@ struct JsonResult<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     score: Option<f64>,
     scores: Vec<Ranked<'a>>,
+    /// With --explain, the explanation of each class given (one, the decided class).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    explanations: Option<Vec<Explanation>>,
 }
 
 /// A class and its value, in the ranking of a result.

@@ -6,7 +6,9 @@ mod classify;
 mod completions;
 mod cv;
 mod eval;
+mod export;
 mod index;
+mod inspect;
 mod learn;
 mod log;
 pub mod memory;
@@ -27,7 +29,9 @@ pub use args::{AnalysisArgs, DecisionArgs, InputArgs, RuntimeArgs, VocabularyArg
 pub use classify::ClassifyArgs;
 pub use cv::CvArgs;
 pub use eval::EvalArgs;
+pub use export::ExportArgs;
 pub use index::IndexArgs;
+pub use inspect::InspectArgs;
 pub use learn::LearnArgs;
 pub use rank::RankArgs;
 pub use select::SelectArgs;
@@ -84,6 +88,12 @@ pub enum Command {
     /// Keep a corpus in a tantivy index analyzed by bowline's analyzer, for `stats`, `train`
     /// and the nearest-neighbour classifier.
     Index(IndexArgs),
+    /// Show a model: its kind and classes, analysis and weighting, training figures, tuned
+    /// settings, and each class's top terms.
+    Inspect(InspectArgs),
+    /// Write a model as JSON (vocabulary, idf, weights or counts) for other tools to read.
+    #[command(long_about = export::SCHEMA)]
+    Export(ExportArgs),
     /// Serve models over HTTP: classify, learn and reload, with status and metrics.
     #[cfg(feature = "serve")]
     Serve(serve::ServeArgs),
@@ -131,6 +141,8 @@ fn dispatch(cli: Cli) -> Result<Outcome> {
         Command::Select(args) => select::run(args),
         Command::Stats(args) => stats::run(args),
         Command::Index(args) => index::run(args),
+        Command::Inspect(args) => inspect::run(args),
+        Command::Export(args) => export::run(args),
         #[cfg(feature = "serve")]
         Command::Serve(args) => serve::run(args),
         Command::Completions(args) => completions::completions(args),

@@ -470,5 +470,7 @@ pub fn normalize_votes(votes: &mut [f64]) {
     }
 }
 
+mod explain;
+
 #[cfg(test)]
 mod tests;

@@ -504,5 +504,6 @@ fn keep_rows(
 }
 
 mod dual;
+mod explain;
 #[cfg(test)]
 mod tests;

@@ -6,8 +6,11 @@
 //! folder holds its mathematics.
 
 pub mod decision;
+pub mod explain;
+pub mod export;
 pub mod format;
 pub mod info;
+pub mod inspect;
 pub mod kinds;
 pub mod knn;
 pub mod linear_svm;
@@ -17,8 +20,10 @@ pub mod random;
 pub mod reservoir;
 
 pub use decision::{CostMatrix, Decision};
+pub use explain::Attribution;
 pub use format::{Model, ModelLock, FORMAT_VERSION};
 pub use info::{utc_now, TrainingInfo, Tuned};
+pub use inspect::{ClassTerms, TermBasis};
 pub use kinds::{Classifier, Kind, Params, Selected, Trainer};
 pub use knn::{normalize_votes, Knn, KnnParams, Similarity};
 pub use linear_svm::{ColumnChange, LinearSvm, Loss, SvmParams};

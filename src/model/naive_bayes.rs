@@ -392,6 +392,7 @@ pub fn normalize_log_probabilities(scores: &mut [f64]) {
     scores.iter_mut().for_each(|s| *s = (*s - log_total).exp());
 }
 
+mod explain;
 mod online;
 mod scorer;
 pub use online::OnlineNb;

@@ -84,6 +84,33 @@ impl SparseScorer {
         self.bias.len()
     }
 
+    /// The value scoring gives `value` of feature `j`: `None` where scoring skips it (a feature
+    /// beyond the model's, or a Bernoulli term that is absent), 1 for a Bernoulli term that is
+    /// present, and `value` itself otherwise.
+    pub fn unit_value(&self, j: u32, value: f64) -> Option<f64> {
+        match (j as usize) < self.features {
+            false => None,
+            true if self.binary => (value > 0.0).then_some(1.0),
+            true => Some(value),
+        }
+    }
+
+    /// Fills `out` (one slot per class) with what one unit of feature `j` adds to each class's
+    /// score, `scale_c · (base_j + slope_c + delta_cj)`: the score, less the bias, is the sum of
+    /// these times the row's [`unit_value`](SparseScorer::unit_value)s. `j` must be below the
+    /// model's features.
+    pub fn term_weights(&self, j: usize, out: &mut [f64]) {
+        let base = self.base.get(j).copied().unwrap_or(0.0);
+        out.iter_mut()
+            .zip(&self.slope)
+            .for_each(|(w, slope)| *w = base + slope);
+        let span = self.starts[j] as usize..self.starts[j + 1] as usize;
+        for &(c, delta) in &self.deltas[span] {
+            out[c as usize] += delta;
+        }
+        out.iter_mut().zip(&self.scale).for_each(|(w, s)| *w *= s);
+    }
+
     /// Fills `out` (one slot per class) with the scores of one row.
     pub fn scores(&self, indices: &[u32], values: &[f64], out: &mut [f64]) {
         out.iter_mut().for_each(|s| *s = 0.0);

@@ -1,0 +1,89 @@
+//! Explaining a prediction: the terms that contributed most to a class's score.
+
+use serde::Serialize;
+
+use super::TextClassifier;
+use crate::error::Result;
+use crate::model::decision::argmax;
+use crate::vectorize::{Counted, DocumentCounter};
+
+/// One term's part of a class's score.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TermContribution {
+    /// The term, as the vocabulary spells it (a word pair with a space).
+    pub term: String,
+    /// What it adds to the score (negative: what it takes away).
+    pub contribution: f64,
+}
+
+/// Why a document got a class: the class's score taken apart. `bias`, the contributions of
+/// `terms` and `other_terms` add up to `score`, up to rounding. What the score is depends on
+/// the kind of classifier (see [`crate::model::explain`]): the SVM's decision value, naive
+/// Bayes' score (the log joint likelihood; complement NB's normalized score) less its mean over
+/// the classes, or k-NN's summed similarity of the class's neighbours.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Explanation {
+    /// The class explained.
+    pub label: String,
+    /// Its score.
+    pub score: f64,
+    /// The part of the score that no term carries: the SVM's intercept, naive Bayes' log prior
+    /// (and for Bernoulli NB every term's absence), centered like the score; 0 for k-NN unless
+    /// the document has no neighbour.
+    pub bias: f64,
+    /// The terms of largest contribution, largest first.
+    pub terms: Vec<TermContribution>,
+    /// The summed contribution of the document's other terms.
+    pub other_terms: f64,
+}
+
+impl TextClassifier {
+    /// Explains the prediction of one text: the predicted class (the one
+    /// [`predict`](TextClassifier::predict) gives) with the `k` terms that contributed most to
+    /// its score.
+    pub fn explain(&self, text: &str, k: usize) -> Result<Explanation> {
+        let counted = self.vectorize(text);
+        let mut probabilities = vec![0.0; self.model.labels.len()];
+        self.probabilities(&counted, &mut probabilities);
+        let best = argmax(probabilities.iter().copied());
+        Ok(self.explanation(&counted, best, k))
+    }
+
+    /// One text analyzed, counted and weighed as the model's vectorizer does it: the row its
+    /// classifier scores, as [`TextClassifier::stages`] make it.
+    pub fn vectorize(&self, text: &str) -> Counted {
+        let mut counter = DocumentCounter::new(&self.analyzer);
+        let mut counted = Counted::default();
+        let vectorizer = &self.model.vectorizer;
+        counter.count(vectorizer, text, &mut counted);
+        vectorizer.weigh(&mut counted.row, counted.length);
+        counted
+    }
+
+    /// Explains class `class`'s score of a document counted and weighed by
+    /// [`TextClassifier::stages`], with its `k` terms of largest contribution: what `classify
+    /// --explain` prints for the class it decided. `class` indexes [`labels`](TextClassifier::labels)
+    /// (it panics beyond them, as indexing does).
+    pub fn explanation(&self, counted: &Counted, class: usize, k: usize) -> Explanation {
+        let row = &counted.row;
+        let parts = self
+            .model
+            .classifier
+            .attribute(&row.indices, &row.values, class);
+        let (top, other_terms) = parts.top(k);
+        let terms = self.model.vectorizer.terms();
+        Explanation {
+            label: self.model.labels[class].clone(),
+            score: parts.score,
+            bias: parts.bias,
+            terms: top
+                .into_iter()
+                .map(|(j, contribution)| TermContribution {
+                    term: terms[j as usize].to_string(),
+                    contribution,
+                })
+                .collect(),
+            other_terms,
+        }
+    }
+}

@@ -1,0 +1,150 @@
+//! What a model has learned about each class, for `bowline inspect`: each class's most telling
+//! terms, by the measure its kind offers.
+
+use serde::Serialize;
+
+use super::Classifier;
+
+/// What the values of a class's top terms are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TermBasis {
+    /// The SVM: the term's weight in the class's decision value.
+    SvmWeight,
+    /// Naive Bayes: what one unit of the term adds to the class's score, less its mean over the
+    /// classes; a log-likelihood ratio against the average class (for Bernoulli NB, of the
+    /// term's presence over its absence). The per-unit form of an explanation's contributions.
+    LogLikelihoodRatio,
+    /// k-NN, which has no per-class weights: the term's weight under the similarity summed over
+    /// the class's training documents (their centroid, up to a factor).
+    TrainingWeight,
+}
+
+impl TermBasis {
+    /// A phrase saying what the values are.
+    pub fn describe(self) -> &'static str {
+        match self {
+            TermBasis::SvmWeight => "weight in the class's decision value",
+            TermBasis::LogLikelihoodRatio => {
+                "log-likelihood ratio against the mean of the classes, per unit of the term's value"
+            }
+            TermBasis::TrainingWeight => {
+                "summed weight in the class's training documents (k-NN has no per-class weights)"
+            }
+        }
+    }
+}
+
+/// Each class's top terms.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClassTerms {
+    /// What the values are.
+    pub basis: TermBasis,
+    /// Per class, `(column, value)` of its top terms, largest first.
+    pub classes: Vec<Vec<(u32, f64)>>,
+}
+
+impl Classifier {
+    /// Each class's `k` terms of largest value, largest first (ties go to the lower column), in
+    /// the vectorizer's columns: by weight for the SVM, by log-likelihood ratio against the mean
+    /// of the classes for naive Bayes, by summed weight in the class's training documents for k-NN (see [`TermBasis`]).
+    pub fn top_terms(&self, k: usize) -> ClassTerms {
+        match self {
+            Classifier::NaiveBayes(nb) => {
+                let mut weights = vec![0.0; nb.classes()];
+                let rows = (0..nb.features()).map(|j| {
+                    nb.relative_weights(j, &mut weights);
+                    (j as u32, weights.clone())
+                });
+                ranked(TermBasis::LogLikelihoodRatio, nb.classes(), k, rows)
+            }
+            Classifier::Svm(svm) => {
+                let classes = svm.intercepts().len();
+                let rows = (0..svm.features()).map(|j| {
+                    let weights = (0..classes).filter_map(|c| svm.weight(j, c)).collect();
+                    (j as u32, weights)
+                });
+                ranked(TermBasis::SvmWeight, classes, k, rows)
+            }
+            Classifier::Knn(knn) => {
+                let classes = knn.class_weights().into_iter().map(|counts| {
+                    let mut top = Top::new(k);
+                    counts
+                        .into_iter()
+                        .for_each(|(j, count)| top.offer(j, count));
+                    top.finish()
+                });
+                ClassTerms {
+                    basis: TermBasis::TrainingWeight,
+                    classes: classes.collect(),
+                }
+            }
+            Classifier::Selected(selected) => {
+                let mut terms = selected.inner.top_terms(k);
+                let mut vocabulary = vec![0u32; selected.columns.len()];
+                for (j, &c) in selected.columns.iter().enumerate() {
+                    if let Some(slot) = vocabulary.get_mut(c as usize) {
+                        *slot = j as u32;
+                    }
+                }
+                for term in terms.classes.iter_mut().flatten() {
+                    term.0 = vocabulary[term.0 as usize];
+                }
+                terms
+            }
+        }
+    }
+}
+
+/// The top `k` of each of `classes` classes, from rows of (column, one value per class).
+fn ranked(
+    basis: TermBasis,
+    classes: usize,
+    k: usize,
+    rows: impl Iterator<Item = (u32, Vec<f64>)>,
+) -> ClassTerms {
+    let mut tops: Vec<Top> = (0..classes).map(|_| Top::new(k)).collect();
+    for (j, values) in rows {
+        for (top, value) in tops.iter_mut().zip(values) {
+            top.offer(j, value);
+        }
+    }
+    ClassTerms {
+        basis,
+        classes: tops.into_iter().map(Top::finish).collect(),
+    }
+}
+
+/// The `k` largest of a stream of (column, value), kept in at most 2k slots: when they fill,
+/// the best k are kept, so a million terms cost a million comparisons, not a sort.
+struct Top {
+    k: usize,
+    kept: Vec<(u32, f64)>,
+}
+
+impl Top {
+    fn new(k: usize) -> Self {
+        Top {
+            k,
+            kept: Vec::with_capacity(2 * k + 1),
+        }
+    }
+
+    fn offer(&mut self, column: u32, value: f64) {
+        self.kept.push((column, value));
+        if self.kept.len() > 2 * self.k {
+            self.shrink();
+        }
+    }
+
+    fn shrink(&mut self) {
+        self.kept
+            .sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        self.kept.truncate(self.k);
+    }
+
+    fn finish(mut self) -> Vec<(u32, f64)> {
+        self.shrink();
+        self.kept
+    }
+}

@@ -1,0 +1,211 @@
+//! Models of today's file format (version 4), committed, load and classify as they did when they
+//! were written: any later change of the format must keep them readable. Each fixture was
+//! trained on `corpora/` (the commands are in tests/README.md) and the figures below are what
+//! `bowline classify --format jsonl --top 4 --explain 2` printed for it then.
+
+use bowline::model::Kind;
+use bowline::TextClassifier;
+
+/// The probes, one per class the fixtures know.
+const PROBES: [&str; 3] = [
+    "The telescope found a new planet",
+    "Simmer the sauce with salt",
+    "the striker scored a goal",
+];
+
+/// What a fixture printed for one probe: the label, every class's value in rank order, and the
+/// explanation's score and two top terms.
+struct Then {
+    label: &'static str,
+    ranked: [(&'static str, f64); 4],
+    score: f64,
+    terms: [(&'static str, f64); 2],
+}
+
+fn check(path: &str, kind: Kind, then: [Then; 3]) {
+    let model = TextClassifier::load(path).unwrap();
+    assert_eq!(model.model().classifier.kind(), kind);
+    assert_eq!(model.labels(), ["computing", "cooking", "space", "sports"]);
+    assert_eq!(model.model().info.docs_per_class, [15, 16, 15, 15]);
+    for (text, then) in PROBES.iter().zip(then) {
+        let prediction = model.predict(text).unwrap();
+        assert_eq!(prediction.label, then.label, "{path}: {text}");
+        for ((label, value), (was, was_value)) in prediction.ranked.iter().zip(then.ranked) {
+            assert_eq!(label, was, "{path}: {text}");
+            assert!((value - was_value).abs() < 1e-9, "{path}: {text}: {label}");
+        }
+        let explanation = model.explain(text, 2).unwrap();
+        assert!(
+            (explanation.score - then.score).abs() < 1e-9,
+            "{path}: {text}"
+        );
+        for (term, (was, contribution)) in explanation.terms.iter().zip(then.terms) {
+            assert_eq!(term.term, was, "{path}: {text}");
+            assert!(
+                (term.contribution - contribution).abs() < 1e-9,
+                "{path}: {text}"
+            );
+        }
+    }
+}
+
+/// The fixtures are of format 4 (their header says so), whatever format this bowline writes.
+#[test]
+fn the_fixtures_are_of_format_4() {
+    for name in ["mnb-tuned", "svm", "knn-chars"] {
+        let bytes = std::fs::read(format!("tests/fixtures/model-v4-{name}.bowline")).unwrap();
+        assert_eq!(bytes[8..12], 4u32.to_le_bytes(), "{name}");
+    }
+}
+
+/// Multinomial NB chosen by `train --tune`: words alone, unstemmed, raw counts, alpha 0.03,
+/// with the tuning's record in the file.
+#[test]
+fn a_tuned_multinomial_model_of_format_4_loads_and_classifies_as_it_did() {
+    let path = "tests/fixtures/model-v4-mnb-tuned.bowline";
+    let model = TextClassifier::load(path).unwrap();
+    let tuned = model.model().info.tuned.as_ref().unwrap();
+    let flags = "--stop-words none --stem none --ngrams 1..1 --min-df 1 --tf count --idf smooth \
+                 --alpha 0.03";
+    assert_eq!((tuned.flags.as_str(), tuned.folds), (flags, 3));
+    let then = [
+        Then {
+            label: "space",
+            ranked: [
+                ("space", 0.9661196303060915),
+                ("sports", 0.012337243505345433),
+                ("computing", 0.011248219284697342),
+                ("cooking", 0.010294906903865874),
+            ],
+            score: 3.338845314928596,
+            terms: [
+                ("planet", 1.1983378842106478),
+                ("telescope", 1.0979761637662089),
+            ],
+        },
+        Then {
+            label: "cooking",
+            ranked: [
+                ("cooking", 0.9823937544459861),
+                ("sports", 0.010350021733261243),
+                ("computing", 0.0037176186649737586),
+                ("space", 0.0035386051557786333),
+            ],
+            score: 3.9390430087634662,
+            terms: [("sauce", 1.1363252701939524), ("salt", 0.9863889009200055)],
+        },
+        Then {
+            label: "sports",
+            ranked: [
+                ("sports", 0.9449444291665656),
+                ("computing", 0.018993381128386277),
+                ("space", 0.018260348831330743),
+                ("cooking", 0.01780184087371803),
+            ],
+            score: 2.9563134886886626,
+            terms: [
+                ("scored", 1.527879000737393),
+                ("striker", 1.3811481804376529),
+            ],
+        },
+    ];
+    check(path, Kind::Mnb, then);
+}
+
+/// A linear SVM on words and word pairs seen in two documents or more, with its reservoir of
+/// training rows for updates.
+#[test]
+fn an_svm_of_format_4_loads_and_classifies_as_it_did() {
+    let path = "tests/fixtures/model-v4-svm.bowline";
+    let model = TextClassifier::load(path).unwrap();
+    let svm = model.model().classifier.svm().unwrap();
+    assert_eq!(svm.reservoir().rows().len(), 61);
+    let then = [
+        Then {
+            label: "space",
+            ranked: [
+                ("space", 0.35834569748541656),
+                ("cooking", 0.2223886022397185),
+                ("computing", 0.22156078915829075),
+                ("sports", 0.19770491111657407),
+            ],
+            score: -0.15259746455833462,
+            terms: [
+                ("planet", 0.5891886222664123),
+                ("the", -0.13077666820388684),
+            ],
+        },
+        Then {
+            label: "cooking",
+            ranked: [
+                ("cooking", 0.815267023662658),
+                ("computing", 0.07223407674405029),
+                ("sports", 0.05745274111392311),
+                ("space", 0.05504615847936858),
+            ],
+            score: 1.3768206348208727,
+            terms: [("sauc", 0.5952369728537148), ("salt", 0.5822060169972204)],
+        },
+        Then {
+            label: "sports",
+            ranked: [
+                ("sports", 0.41008050290118037),
+                ("cooking", 0.24466757249371152),
+                ("space", 0.1923176482985542),
+                ("computing", 0.15293427630655398),
+            ],
+            score: 0.015418978932062205,
+            terms: [("score", 0.5371607945516529), ("the", 0.17745264715590822)],
+        },
+    ];
+    check(path, Kind::Svm, then);
+}
+
+/// k-NN on character trigrams alone (the analysis format 4 added), seen in five documents or
+/// more.
+#[test]
+fn a_knn_model_on_character_ngrams_of_format_4_loads_and_classifies_as_it_did() {
+    let path = "tests/fixtures/model-v4-knn-chars.bowline";
+    let model = TextClassifier::load(path).unwrap();
+    let analysis = model.model().vectorizer.analyzer();
+    assert_eq!(
+        (analysis.char_ngrams, analysis.words),
+        (Some((3, 3)), false)
+    );
+    let then = [
+        Then {
+            label: "space",
+            ranked: [
+                ("space", 0.4431910789252201),
+                ("sports", 0.22669721564544662),
+                ("computing", 0.17748104380569327),
+                ("cooking", 0.15263066162364014),
+            ],
+            score: 2.3051013723015785,
+            terms: [("pla", 0.32605700234600815), (" ne", 0.2674506130572092)],
+        },
+        Then {
+            label: "cooking",
+            ranked: [
+                ("cooking", 0.40919211831831426),
+                ("sports", 0.26926519749326583),
+                ("space", 0.24731428115135298),
+                ("computing", 0.07422840303706695),
+            ],
+            score: 2.2782481759786606,
+            terms: [(" sa", 0.47145100864876055), ("wit", 0.3342341532425542)],
+        },
+        Then {
+            label: "sports",
+            ranked: [
+                ("sports", 0.4204924728244057),
+                ("space", 0.23522752796531818),
+                ("computing", 0.1735582384802885),
+                ("cooking", 0.1707217607299877),
+            ],
+            score: 2.479902282357216,
+            terms: [("cor", 0.25645183390338455), ("str", 0.24259306131195568)],
+        },
+    ];
+    check(path, Kind::Knn, then);
+}
