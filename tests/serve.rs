@@ -153,6 +153,17 @@ fn batch_classify_equals_bowline_classify() {
         assert_eq!(status, 200, "{answer}");
         assert_eq!(answer["predictions"][0]["id"], "a");
         assert_eq!(answer["predictions"][0]["label"], Value::Null);
+        // An explanation names the top class's terms, as `classify --explain` does.
+        let explained = json!({ "texts": [TEXTS[0]], "explain": 2 });
+        let (status, answer) = server.post(&format!("/v1/models/{kind}/classify"), &explained);
+        assert_eq!(status, 200, "{answer}");
+        let explanation = &answer["predictions"][0]["explanation"];
+        assert_eq!(explanation["label"], "space", "{answer}");
+        assert_eq!(
+            explanation["terms"].as_array().unwrap().len(),
+            2,
+            "{answer}"
+        );
         assert_eq!(server.stop(), 0);
     }
 }

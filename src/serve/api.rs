@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::models::Served;
 use super::Shared;
-use crate::classifier::Prediction;
+use crate::classifier::Explanation;
 
 /// An error answer: `{"error": ...}` with its status.
 #[derive(Debug)]
@@ -73,6 +73,8 @@ pub struct ClassifyRequest {
     top_k: Option<usize>,
     /// No label when the top class's value is below it.
     threshold: Option<f64>,
+    /// Explain the top class with this many terms.
+    explain: Option<usize>,
 }
 
 /// One class and its value: a probability, or an uncalibrated SVM's score.
@@ -97,6 +99,8 @@ pub struct Answered {
     #[serde(skip_serializing_if = "Option::is_none")]
     score: Option<f64>,
     scores: Vec<Ranked>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    explanation: Option<Explanation>,
 }
 
 /// The answer to a classify request, in input order.
@@ -115,13 +119,25 @@ fn valued(value: f64, probabilistic: bool) -> (Option<f64>, Option<f64>) {
     }
 }
 
-fn answer(
-    id: Option<String>,
-    prediction: Prediction,
+/// How to answer each document of a request.
+struct Asked {
     top_k: usize,
     threshold: Option<f64>,
+    explain: Option<usize>,
     probabilistic: bool,
-) -> Answered {
+}
+
+fn answer(
+    classifier: &crate::TextClassifier,
+    (id, text): (Option<String>, String),
+    asked: &Asked,
+) -> crate::Result<Answered> {
+    let prediction = classifier.predict(&text)?;
+    let explanation = match asked.explain {
+        Some(k) => Some(classifier.explain(&text, k)?),
+        None => None,
+    };
+    let (top_k, threshold, probabilistic) = (asked.top_k, asked.threshold, asked.probabilistic);
     let (probability, score) = valued(prediction.probability, probabilistic);
     let passes = threshold.is_none_or(|t| prediction.probability >= t);
     let scores = prediction
@@ -136,13 +152,14 @@ fn answer(
             }
         })
         .collect();
-    Answered {
+    Ok(Answered {
         id,
         label: passes.then_some(prediction.label),
         probability,
         score,
         scores,
-    }
+        explanation,
+    })
 }
 
 /// Classifies a batch with one version of the model, in input order.
@@ -163,24 +180,19 @@ pub async fn classify(
         }
     };
     check_batch(documents.len(), shared.config.max_batch)?;
-    let top_k = request.top_k.unwrap_or(1).max(1);
     let version = served.current();
     let classifier = &version.classifier;
-    let probabilistic = classifier.model().classifier.gives_probabilities();
+    let asked = Asked {
+        top_k: request.top_k.unwrap_or(1).max(1),
+        threshold: request.threshold,
+        explain: request.explain,
+        probabilistic: classifier.model().classifier.gives_probabilities(),
+    };
     let large = documents.len() > 16;
     let predict = || -> Result<Vec<Answered>, ApiError> {
         documents
             .into_iter()
-            .map(|(id, text)| {
-                let prediction = classifier.predict(&text)?;
-                Ok(answer(
-                    id,
-                    prediction,
-                    top_k,
-                    request.threshold,
-                    probabilistic,
-                ))
-            })
+            .map(|document| Ok(answer(classifier, document, &asked)?))
             .collect()
     };
     // A large batch is work for a blocking thread; a few documents are quicker done in place.
