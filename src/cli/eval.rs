@@ -20,15 +20,6 @@ const RELIABILITY_BINS: usize = 10;
 
 /// Flags of `bowline eval`.
 #[derive(Debug, Args)]
-#[command(after_long_help = "\
-Curves: --curves and --html rank the documents of each class against the rest by a score per \
-class and document: its probability for naive Bayes (posterior), a calibrated SVM (Platt) and \
-k-NN (share of the neighbours' votes); its decision value w·x + b for an uncalibrated SVM, whose \
-values are no probabilities (so its page has no reliability diagram). ROC AUC and average \
-precision are computed as scikit-learn's roc_auc_score and average_precision_score; a class \
-with no document in the corpus has neither and is left out of the macro means. Both flags keep \
-every document's scores in memory: documents × classes numbers of 8 bytes (1.2 MB for 7,532 \
-documents of 20 classes).")]
 pub struct EvalArgs {
     /// A model written by `bowline train`.
     pub model: PathBuf,
@@ -39,12 +30,21 @@ pub struct EvalArgs {
     pub json: bool,
     /// Add ROC AUC and average precision of each class against the rest, and their macro
     /// means; with --json, the ROC and precision-recall curves' points and the reliability of
-    /// the probabilities too (see below for the scores ranked).
+    /// the probabilities too.
+    ///
+    /// Documents are ranked by a score per class: its probability for naive Bayes (the
+    /// posterior), a calibrated SVM (Platt) and k-NN (the share of the neighbours' votes); its
+    /// decision value w·x + b for an uncalibrated SVM, whose values are no probabilities (so
+    /// they have no reliability). The figures are those of scikit-learn's roc_auc_score and
+    /// average_precision_score; a class with no document in the corpus has neither and is left
+    /// out of the macro means. This and --html keep every document's scores in memory:
+    /// documents × classes numbers of 8 bytes (1.2 MB for 7,532 documents of 20 classes).
     #[arg(long)]
     pub curves: bool,
     /// Also write a self-contained HTML report to this file: a confusion-matrix heatmap,
     /// per-class precision, recall and F1, ROC and precision-recall curves and a reliability
-    /// diagram, as inline SVG (nothing is fetched from the network).
+    /// diagram, as inline SVG (nothing is fetched from the network). The curves' scores are
+    /// those of --curves.
     #[arg(long, value_name = "REPORT.html")]
     pub html: Option<PathBuf>,
     /// With --costs, also report the total and mean cost of the decisions.
