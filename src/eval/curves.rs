@@ -126,7 +126,7 @@ fn roc_auc(steps: &Steps) -> f64 {
 }
 
 /// The ROC points, without those in the middle of a straight run (which change neither the
-/// curve's shape nor its area), as scikit-learn's `drop_intermediate` does.
+/// curve's shape nor its area), much as scikit-learn's `drop_intermediate` leaves them out.
 fn roc(steps: &Steps) -> Roc {
     let (positives, negatives) = steps.totals();
     let mut all = vec![(f64::INFINITY, 0, 0)];

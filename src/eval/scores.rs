@@ -80,16 +80,6 @@ impl ScoreTable {
         self.kind
     }
 
-    /// Documents in the table.
-    pub fn len(&self) -> usize {
-        self.truth.len()
-    }
-
-    /// Whether no document was added.
-    pub fn is_empty(&self) -> bool {
-        self.truth.is_empty()
-    }
-
     fn rows(&self) -> impl Iterator<Item = (&[f64], u32)> {
         self.values
             .chunks_exact(self.labels.len().max(1))

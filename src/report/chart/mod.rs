@@ -27,5 +27,5 @@ pub use bar::{bar_chart, BarChart, Bars};
 pub use heatmap::{heatmap, Heatmap};
 pub use legend::Mark;
 pub use line::{line_chart, LineChart, Series};
-pub use svg::{escape, standalone, PALETTE};
-pub use ticks::{count, number, power_of_ten};
+pub use svg::{escape, standalone};
+pub use ticks::{count, number};
