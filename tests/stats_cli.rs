@@ -5,7 +5,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{arg, bowline, outcome, write_tree};
+use common::{arg, bowline, browser, outcome, write_tree};
 use serde_json::Value;
 
 /// Two classes; with the default analysis (English stop words, English stemmer):
@@ -260,101 +260,54 @@ fn index_refuses_a_folder_that_is_not_an_index_and_stats_a_missing_index() {
     assert!(stderr.contains("not a bowline index"), "{stderr}");
 }
 
-/// The HTML page opened in headless Chromium: every chart's SVG has a non-zero size and the
-/// browser asks for nothing over the network. Skipped with a message when Chromium is missing
-/// (`.ci/run` installs it).
+/// The HTML page, of the tiny corpus and of `corpora/`, opened in headless Chromium (see
+/// `common/browser.rs`): every chart is drawn at a non-zero size with its text inside it, tick
+/// labels increase along each axis, the Zipf chart's axes are logarithmic with 10ᵏ labels, the
+/// header names the corpus, the analysis and the version, and the browser fetches nothing.
+/// Skipped with a message when Chromium is missing (`.ci/run` installs it).
 #[test]
 fn html_report_renders_offline_in_chromium() {
-    let Some(chromium) = chromium() else {
+    let Some(chromium) = browser::chromium() else {
         eprintln!("chromium not installed; skipping the browser check");
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let corpus = dir.path().join("corpus");
-    write_tree(&corpus, TINY);
-    let page = dir.path().join("report.html");
-    let (code, _, stderr) = outcome(&bowline(
-        &["stats", arg(&corpus), "--html", arg(&page)],
-        b"",
-    ));
-    assert_eq!(code, 0, "{stderr}");
-    let html = std::fs::read_to_string(&page).unwrap();
-    assert_eq!(html.matches("<svg").count(), 4);
-    assert!(!html.contains("<script") && !html.contains("src=") && !html.contains("href="));
-    // The probe: a copy of the page with a content security policy that forbids every fetch
-    // and a script that writes into the DOM, which --dump-dom prints, each SVG's rendered size,
-    // the policy violations (any resource the page tried to load) and the resources it loaded.
-    // The report itself has no script. Chromium's own background traffic is not the page's.
-    let probe = dir.path().join("probe.html");
-    let policy = "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; \
-        style-src 'unsafe-inline'; script-src 'unsafe-inline'\"><script>window.violations=0;\
-        document.addEventListener('securitypolicyviolation',()=>window.violations++)</script>";
-    let script = "<script>window.onload=()=>{const b=document.body;\
-        b.setAttribute('data-sizes',[...document.querySelectorAll('svg')].map(s=>{\
-        const r=s.getBoundingClientRect();return r.width+'x'+r.height}).join(' '));\
-        b.setAttribute('data-violations',window.violations);\
-        b.setAttribute('data-resources',performance.getEntriesByType('resource').length)}</script>";
-    let probed = html
-        .replacen("<head>", &format!("<head>{policy}"), 1)
-        .replace("</body>", &format!("{script}</body>"));
-    std::fs::write(&probe, probed).unwrap();
-    let profile = dir.path().join("profile");
-    let output = std::process::Command::new(chromium)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-        ])
-        .args(["--no-first-run", "--disable-background-networking"])
-        .args([
-            "--disable-component-update",
-            "--disable-sync",
-            "--virtual-time-budget=2000",
-        ])
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .arg("--dump-dom")
-        .arg(format!("file://{}", probe.display()))
-        .output()
-        .expect("chromium runs");
-    let dom = String::from_utf8_lossy(&output.stdout);
-    let sizes = sizes_of(&attribute(&dom, "data-sizes"));
-    assert_eq!(sizes.len(), 4, "{dom}");
-    assert!(sizes.iter().all(|&(w, h)| w > 0.0 && h > 0.0), "{sizes:?}");
-    assert_eq!(
-        attribute(&dom, "data-violations"),
-        "0",
-        "the page tried to fetch something"
-    );
-    assert_eq!(
-        attribute(&dom, "data-resources"),
-        "0",
-        "the page loaded a resource"
-    );
-}
-
-fn chromium() -> Option<&'static Path> {
-    ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
-        .into_iter()
-        .map(Path::new)
-        .find(|p| p.exists())
-}
-
-fn attribute(dom: &str, name: &str) -> String {
-    let key = format!("{name}=\"");
-    let Some(start) = dom.find(&key) else {
-        return String::new();
-    };
-    let rest = &dom[start + key.len()..];
-    rest[..rest.find('"').unwrap_or(0)].to_string()
-}
-
-fn sizes_of(value: &str) -> Vec<(f64, f64)> {
-    value
-        .split_whitespace()
-        .filter_map(|s| s.split_once('x'))
-        .filter_map(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?)))
-        .collect()
+    let tiny = dir.path().join("tiny");
+    write_tree(&tiny, TINY);
+    for corpus in [tiny.as_path(), Path::new("corpora")] {
+        let page = dir.path().join("report.html");
+        let (code, _, stderr) = outcome(&bowline(
+            &["stats", arg(corpus), "--html", arg(&page), "-q"],
+            b"",
+        ));
+        assert_eq!(code, 0, "{stderr}");
+        let html = std::fs::read_to_string(&page).unwrap();
+        let header = format!("<tr><td>corpus</td><td>{}</td></tr>", corpus.display());
+        assert!(html.contains(&header), "{html}");
+        assert!(html.contains("<td>analysis</td><td>--stop-words"));
+        assert!(html.contains(&format!(
+            "<td>bowline</td><td>{}",
+            env!("CARGO_PKG_VERSION")
+        )));
+        let rendered = browser::render(chromium, dir.path(), &html);
+        let titles: Vec<&str> = rendered.charts.iter().map(|c| c.title.as_str()).collect();
+        assert_eq!(
+            titles,
+            [
+                "Documents per class",
+                "Document length histogram",
+                "Term frequency by rank",
+                "Vocabulary growth"
+            ]
+        );
+        let zipf = &rendered.charts[2];
+        for tick in zipf.x_ticks.iter().chain(&zipf.y_ticks) {
+            assert!(tick.starts_with("10"), "{tick} is not a power of ten");
+        }
+        assert!(zipf.x_ticks.len() >= 2 && zipf.y_ticks.len() >= 2);
+        let heaps = &rendered.charts[3];
+        assert_eq!(heaps.x_ticks[0], "0", "{heaps:?}");
+    }
 }
 
 #[test]

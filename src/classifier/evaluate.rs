@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use super::{Reading, TextClassifier};
 use crate::error::{Error, Result};
-use crate::eval::{Confusion, Report};
+use crate::eval::{Confusion, Report, ScoreKind, ScoreTable};
 use crate::flow::Source;
 use crate::model::Decision;
 
@@ -17,6 +17,9 @@ pub struct Evaluation {
     pub unknown_labels: BTreeMap<String, u64>,
     /// With a cost matrix: the cost of all decisions.
     pub total_cost: Option<f64>,
+    /// Every scored document's per-class scores, when asked for
+    /// ([`TextClassifier::evaluate_with_scores`]).
+    pub scores: Option<ScoreTable>,
 }
 
 impl Evaluation {
@@ -36,11 +39,50 @@ impl TextClassifier {
         reading: &mut Reading,
         decision: &Decision,
     ) -> Result<Evaluation> {
+        self.evaluate_keeping(source, reading, decision, false)
+    }
+
+    /// [`evaluate`](TextClassifier::evaluate), keeping every scored document's per-class
+    /// scores for ROC and precision-recall curves and a reliability diagram
+    /// ([`Evaluation::scores`]): documents × classes `f64` values, small for an evaluation set
+    /// (1.2 MB for 7,532 documents of 20 classes). The scores are those of
+    /// [`TextClassifier::curve_score`].
+    pub fn evaluate_with_scores(
+        &self,
+        source: Source,
+        reading: &mut Reading,
+        decision: &Decision,
+    ) -> Result<Evaluation> {
+        self.evaluate_keeping(source, reading, decision, true)
+    }
+
+    /// What ranks documents for a class in ROC and precision-recall curves: the class
+    /// probability when the model gives probabilities (naive Bayes posteriors, a calibrated
+    /// SVM's Platt probabilities, k-NN's vote shares), and an uncalibrated SVM's decision value
+    /// w·x + b, which its softmax "probabilities" would rank differently across documents.
+    pub fn curve_score(&self) -> ScoreKind {
+        if self.model.classifier.gives_probabilities() {
+            ScoreKind::Probability
+        } else {
+            ScoreKind::DecisionValue
+        }
+    }
+
+    fn evaluate_keeping(
+        &self,
+        source: Source,
+        reading: &mut Reading,
+        decision: &Decision,
+        keep_scores: bool,
+    ) -> Result<Evaluation> {
         let name = source.name.clone();
         let labels = &self.model.labels;
         let mut confusion = Confusion::new(labels.clone());
         let mut unknown_labels: BTreeMap<String, u64> = BTreeMap::new();
         let mut total_cost = 0.0;
+        let kind = self.curve_score();
+        let mut scores = keep_scores.then(|| ScoreTable::new(labels.clone(), kind));
+        let mut decision_values = vec![0.0; labels.len()];
         self.classify(source, reading, |item, probabilities| {
             let Some(probabilities) = probabilities else {
                 return Ok(());
@@ -55,6 +97,18 @@ impl TextClassifier {
                 total_cost += costs.cost(predicted, truth);
             }
             confusion.add(truth, predicted);
+            if let Some(table) = &mut scores {
+                let row = match kind {
+                    ScoreKind::Probability => probabilities,
+                    ScoreKind::DecisionValue => {
+                        let row = &item.counted.row;
+                        let classifier = &self.model.classifier;
+                        classifier.scores(&row.indices, &row.values, &mut decision_values);
+                        &decision_values
+                    }
+                };
+                table.push(row, truth as u32);
+            }
             Ok(())
         })?;
         if confusion.total() == 0 {
@@ -74,6 +128,7 @@ impl TextClassifier {
             report: confusion.report(),
             unknown_labels,
             total_cost: costed.then_some(total_cost),
+            scores,
         })
     }
 }

@@ -8,9 +8,15 @@ use serde::Serialize;
 
 use super::log::ReadLog;
 use super::{DecisionArgs, InputArgs, Outcome, RuntimeArgs};
-use bowline::eval::Report;
-use bowline::model::Tuned;
+use bowline::classifier::Evaluation;
+use bowline::eval::{Curves, Reliability, Report, ScoreKind};
+use bowline::model::{Decision, Tuned};
+use bowline::report::settings::{analysis_flags, weighting_flags};
+use bowline::report::{eval_report, EvalPage, Header};
 use bowline::{Result, Source, TextClassifier};
+
+/// Bins of the reliability diagram.
+const RELIABILITY_BINS: usize = 10;
 
 /// Flags of `bowline eval`.
 #[derive(Debug, Args)]
@@ -22,6 +28,25 @@ pub struct EvalArgs {
     /// Print the figures as JSON instead of tables.
     #[arg(long)]
     pub json: bool,
+    /// Add ROC AUC and average precision of each class against the rest, and their macro
+    /// means; with --json, the ROC and precision-recall curves' points and the reliability of
+    /// the probabilities too.
+    ///
+    /// Documents are ranked by a score per class: its probability for naive Bayes (the
+    /// posterior), a calibrated SVM (Platt) and k-NN (the share of the neighbours' votes); its
+    /// decision value w·x + b for an uncalibrated SVM, whose values are no probabilities (so
+    /// they have no reliability). The figures are those of scikit-learn's roc_auc_score and
+    /// average_precision_score; a class with no document in the corpus has neither and is left
+    /// out of the macro means. This and --html keep every document's scores in memory:
+    /// documents × classes numbers of 8 bytes (1.2 MB for 7,532 documents of 20 classes).
+    #[arg(long)]
+    pub curves: bool,
+    /// Also write a self-contained HTML report to this file: a confusion-matrix heatmap,
+    /// per-class precision, recall and F1, ROC and precision-recall curves and a reliability
+    /// diagram, as inline SVG (nothing is fetched from the network). The curves' scores are
+    /// those of --curves.
+    #[arg(long, value_name = "REPORT.html")]
+    pub html: Option<PathBuf>,
     /// With --costs, also report the total and mean cost of the decisions.
     #[command(flatten)]
     pub decision: DecisionArgs,
@@ -46,45 +71,50 @@ struct JsonReport<'a> {
     /// What `train --tune` chose for the model, when it was tuned.
     #[serde(skip_serializing_if = "Option::is_none")]
     tuned: Option<&'a Tuned>,
+    /// With --curves: ROC and precision-recall figures and points.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    curves: Option<&'a Curves>,
+    /// With --curves, for a model that gives probabilities: their reliability.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reliability: Option<&'a Reliability>,
 }
 
 /// Runs the command.
 pub fn run(args: EvalArgs) -> Result<Outcome> {
     let classifier = TextClassifier::load(&args.model)?;
     let decide = args.decision.decision(classifier.labels())?;
+    if let Some(page) = &args.html {
+        bowline::io::refuse_overwriting_inputs(page, &[&args.model, &args.corpus])?;
+    }
     let read = args.input.options()?;
     let pipeline = args.runtime.start()?;
     let mut log = ReadLog::new(read.max_doc_bytes);
     let source = Source::open(&args.corpus, &read)?;
-    let evaluation =
-        classifier.evaluate(source, &mut super::reading(pipeline, &mut log), &decide)?;
-    let (report, unknown) = (&evaluation.report, &evaluation.unknown_labels);
-    let (total_cost, mean_cost) = (evaluation.total_cost, evaluation.mean_cost());
-    let tuned = classifier.model().info.tuned.as_ref();
-    let shown = if args.json {
-        let json = JsonReport {
-            report,
-            unknown_labels: unknown,
-            total_cost,
-            mean_cost,
-            tuned,
-        };
-        super::json_text(&json)?
-    } else {
-        let mut text = report.text();
-        if let Some(t) = tuned {
-            text += &format!(
-                "\ntuned: {} (cross-validated accuracy {:.4} on the training corpus, {} folds, \
-                 best of {} trials)\n",
-                t.flags, t.accuracy, t.folds, t.trials
-            );
+    let evaluation = {
+        let reading = &mut super::reading(pipeline, &mut log);
+        if args.curves || args.html.is_some() {
+            classifier.evaluate_with_scores(source, reading, &decide)?
+        } else {
+            classifier.evaluate(source, reading, &decide)?
         }
-        if let (Some(total), Some(mean)) = (total_cost, mean_cost) {
-            text += &format!("\ncost: {total} in all, {mean:.4} per document\n");
-        }
-        text
     };
-    super::print_or_quiet(&shown)?;
+    let curves = evaluation.scores.as_ref().map(|s| s.curves());
+    let reliability = (evaluation.scores.as_ref()).and_then(|s| s.reliability(RELIABILITY_BINS));
+    if let Some(path) = &args.html {
+        let page = EvalPage {
+            report: &evaluation.report,
+            curves: curves.as_ref(),
+            reliability: reliability.as_ref(),
+        };
+        let html = eval_report(&page, &header(&args, &classifier, &decide));
+        bowline::io::write_atomically(path, |out| std::io::Write::write_all(out, html.as_bytes()))?;
+    }
+    let shown = match args.curves {
+        true => (curves.as_ref(), reliability.as_ref()),
+        false => (None, None),
+    };
+    super::print_or_quiet(&render(&args, &classifier, &evaluation, shown)?)?;
+    let unknown = &evaluation.unknown_labels;
     if !unknown.is_empty() {
         let listed: Vec<String> = unknown.iter().map(|(l, n)| format!("{l} ({n})")).collect();
         super::log::warn(&format!(
@@ -96,4 +126,107 @@ pub fn run(args: EvalArgs) -> Result<Outcome> {
         eprintln!("bowline: {}", log.summary());
     }
     Ok(log.outcome())
+}
+
+/// The figures as JSON or as tables.
+fn render(
+    args: &EvalArgs,
+    classifier: &TextClassifier,
+    evaluation: &Evaluation,
+    (curves, reliability): (Option<&Curves>, Option<&Reliability>),
+) -> Result<String> {
+    let (report, unknown) = (&evaluation.report, &evaluation.unknown_labels);
+    let (total_cost, mean_cost) = (evaluation.total_cost, evaluation.mean_cost());
+    let tuned = classifier.model().info.tuned.as_ref();
+    if args.json {
+        return super::json_text(&JsonReport {
+            report,
+            unknown_labels: unknown,
+            total_cost,
+            mean_cost,
+            tuned,
+            curves,
+            reliability,
+        });
+    }
+    let mut text = report.text();
+    if let Some(curves) = curves {
+        text += &curves_text(curves);
+    }
+    if let Some(t) = tuned {
+        text += &format!(
+            "\ntuned: {} (cross-validated accuracy {:.4} on the training corpus, {} folds, \
+             best of {} trials)\n",
+            t.flags, t.accuracy, t.folds, t.trials
+        );
+    }
+    if let (Some(total), Some(mean)) = (total_cost, mean_cost) {
+        text += &format!("\ncost: {total} in all, {mean:.4} per document\n");
+    }
+    Ok(text)
+}
+
+/// ROC AUC and average precision per class, and their macro means, as a table.
+fn curves_text(curves: &Curves) -> String {
+    let figure = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.4}"));
+    let width = (curves.per_class.iter())
+        .map(|c| c.label.len())
+        .chain([5])
+        .max()
+        .unwrap_or(5);
+    let ranked = match curves.score {
+        ScoreKind::Probability => "probabilities",
+        ScoreKind::DecisionValue => "decision values",
+    };
+    let mut text = format!(
+        "\none class against the rest, ranked by {ranked}\n{:<width$}  {:>7}  {:>9}  {:>9}\n",
+        "class", "ROC AUC", "avg prec.", "positives"
+    );
+    for c in &curves.per_class {
+        text += &format!(
+            "{:<width$}  {:>7}  {:>9}  {:>9}\n",
+            c.label,
+            figure(c.roc_auc),
+            figure(c.average_precision),
+            c.positives
+        );
+    }
+    text += &format!(
+        "{:<width$}  {:>7}  {:>9}\n",
+        "macro",
+        figure(curves.macro_roc_auc),
+        figure(curves.macro_average_precision)
+    );
+    text
+}
+
+/// What the HTML page says it describes: the model, the corpus, the settings.
+fn header(args: &EvalArgs, classifier: &TextClassifier, decision: &Decision) -> Header {
+    let model = classifier.model();
+    let mut kind = model.classifier.name().to_string();
+    if let Some(svm) = model.classifier.svm() {
+        kind += if svm.is_calibrated() {
+            ", calibrated"
+        } else {
+            ", uncalibrated"
+        };
+    }
+    let decided = match decision {
+        Decision::MostProbable => "the most probable class".to_string(),
+        Decision::Threshold { at, .. } => format!("a threshold of {at} on the positive class"),
+        Decision::Costs(_) => "the least expected cost (--costs)".to_string(),
+    };
+    let info = &model.info;
+    let vectorizer = &model.vectorizer;
+    Header::new("Evaluation report")
+        .fact("model", args.model.display().to_string())
+        .fact("kind", format!("{kind}, {} classes", model.labels.len()))
+        .fact(
+            "trained on",
+            format!("{} (written {})", info.corpora.join(", "), info.written),
+        )
+        .fact("corpus", args.corpus.display().to_string())
+        .fact("analysis", analysis_flags(vectorizer.analyzer()))
+        .fact("weighting", weighting_flags(vectorizer.config()))
+        .fact("decision", decided)
 }

@@ -15,7 +15,7 @@ use super::train::{report_unconverged, ClassifierArgs};
 use super::{AnalysisArgs, InputArgs, Outcome, RuntimeArgs, WeightingArgs};
 use bowline::classifier::SelectOptions;
 use bowline::model::Kind;
-use bowline::report::{line_chart, LineChart};
+use bowline::report::chart::{line_chart, standalone, Axis, LineChart, Series};
 use bowline::select::{Greedy, Metric, RankBy, Step};
 use bowline::{Result, Source};
 
@@ -220,14 +220,14 @@ fn write_outputs(args: &SelectArgs, report: &SelectionReport, steps: &[Step]) ->
             "Greedy forward selection ({}): dev {:?}",
             report.classifier, report.metric
         );
-        let svg = line_chart(&LineChart {
+        let y_label = format!("dev {:?}", report.metric);
+        let svg = standalone(&line_chart(&LineChart {
             title: &title,
-            x_label: "features selected",
-            y_label: &format!("dev {:?}", report.metric),
-            points: &points,
+            x: Axis::linear("features selected"),
+            y: Axis::linear(&y_label),
+            series: &[Series::line("", &points)],
             marked,
-            reference: None,
-        });
+        }));
         bowline::io::write_atomically(path, |out| std::io::Write::write_all(out, svg.as_bytes()))?;
     }
     Ok(())

@@ -10,7 +10,7 @@ use super::{print_or_quiet, AnalysisArgs, InputArgs, Outcome, RuntimeArgs};
 use bowline::analyze::{Analyzer, AnalyzerConfig};
 use bowline::corpus::{self, Entries, Entry};
 use bowline::report::stats::{collect, Collector, CorpusStats};
-use bowline::report::{html_report, text_report};
+use bowline::report::{html_report, text_report, Header};
 use bowline::{Error, Result};
 
 /// Flags of `bowline stats`.
@@ -78,7 +78,14 @@ pub fn run(args: StatsArgs) -> Result<Outcome> {
     }
     let stats = collector.finish();
     if let Some(path) = &args.html {
-        let page = html_report(&stats);
+        let corpus = match &args.index {
+            Some(index) => format!("index {}", index.display()),
+            None => (args.corpora.iter())
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+        };
+        let page = html_report(&stats, &Header::new("Corpus report").fact("corpus", corpus));
         bowline::io::write_atomically(path, |out| out.write_all(page.as_bytes()))?;
     }
     print_or_quiet(&render(&stats, args.json)?)?;

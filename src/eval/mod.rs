@@ -1,12 +1,19 @@
-//! Evaluation: how well predictions match the truth, and the splits that keep the truth apart
-//! from training.
+//! Evaluation: how well predictions match the truth, how well scores rank the classes (ROC and
+//! precision-recall curves) and how reliable probabilities are, and the splits that keep the
+//! truth apart from training.
 
+pub mod curves;
 mod metrics;
 mod prequential;
+pub mod reliability;
+mod scores;
 mod scoring;
 mod split;
 
+pub use curves::{class_curves, ClassCurves, PrecisionRecall, Roc};
 pub use metrics::{ClassMetrics, Confusion, Report};
 pub use prequential::Prequential;
+pub use reliability::{reliability, Reliability};
+pub use scores::{Curves, ScoreKind, ScoreTable};
 pub use scoring::{evaluate, log_loss};
 pub use split::{dev_split, folds};

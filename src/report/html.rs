@@ -1,55 +1,32 @@
-//! [`CorpusStats`] as one self-contained HTML page: inline SVG charts and tables, no scripts,
-//! fonts, images or links, so it opens offline and anywhere.
+//! [`CorpusStats`] as one self-contained HTML page: a header naming the corpus, the analysis,
+//! the bowline version and the date, then inline SVG charts and tables.
 
 use std::fmt::Write;
 
-use super::chart::{bar_chart, line_chart, BarChart, LineChart};
+use super::chart::{bar_chart, count, escape, line_chart, Axis, BarChart, Bars, LineChart, Series};
+use super::page::{self, table, Header};
+use super::settings::analysis_flags;
 use super::stats::{CorpusStats, TermCount};
 
-const STYLE: &str = "body{font-family:sans-serif;margin:2em auto;max-width:60em;color:#222}\
-table{border-collapse:collapse;margin:0.5em 0 1.5em}td,th{padding:2px 10px;text-align:right;\
-border-bottom:1px solid #eee}td:first-child,th:first-child{text-align:left}\
-svg{display:block;margin:1em 0}.classes{display:flex;flex-wrap:wrap;gap:2em}";
-
-/// Renders the whole report.
-pub fn html_report(stats: &CorpusStats) -> String {
-    let mut page = format!(
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
-         <title>bowline corpus report</title>\n<style>{STYLE}</style>\n</head>\n<body>\n\
-         <h1>Corpus report</h1>\n"
-    );
+/// Renders the whole report under `header` (its title and what the caller knows: the corpus),
+/// to which the analysis is added.
+pub fn html_report(stats: &CorpusStats, header: &Header) -> String {
+    let header = header
+        .clone()
+        .fact("analysis", analysis_flags(&stats.analysis));
+    let mut page = page::open(&header);
     totals(&mut page, stats);
     classes(&mut page, stats);
     lengths(&mut page, stats);
     laws(&mut page, stats);
     terms(&mut page, stats);
-    page.push_str("</body>\n</html>\n");
+    page::close(&mut page);
     page
 }
 
-/// Escapes text for HTML.
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
-/// A table from a header row and body rows of already escaped cells.
-fn table(page: &mut String, header: &[&str], rows: &[Vec<String>]) {
-    page.push_str("<table>\n<tr>");
-    for cell in header {
-        let _ = write!(page, "<th>{cell}</th>");
-    }
-    page.push_str("</tr>\n");
-    for row in rows {
-        page.push_str("<tr>");
-        for cell in row {
-            let _ = write!(page, "<td>{cell}</td>");
-        }
-        page.push_str("</tr>\n");
-    }
-    page.push_str("</table>\n");
+/// A figure for a table: whole numbers with their thousands separated.
+fn figure(value: &str) -> String {
+    value.parse::<u64>().map_or_else(|_| escape(value), count)
 }
 
 fn totals(page: &mut String, stats: &CorpusStats) {
@@ -58,23 +35,24 @@ fn totals(page: &mut String, stats: &CorpusStats) {
         .totals
         .figures()
         .into_iter()
-        .map(|(name, value)| vec![name.to_string(), value])
+        .map(|(name, value)| vec![name.to_string(), figure(&value)])
         .collect();
     table(page, &["figure", "value"], &rows);
 }
 
 fn classes(page: &mut String, stats: &CorpusStats) {
     page.push_str("<h2>Class balance</h2>\n");
-    let bars: Vec<(String, f64)> = stats
-        .classes
-        .iter()
-        .map(|(name, c)| (name.clone(), c.documents as f64))
-        .collect();
+    let names: Vec<String> = stats.classes.keys().cloned().collect();
+    let documents: Vec<f64> = stats.classes.values().map(|c| c.documents as f64).collect();
     page.push_str(&bar_chart(&BarChart {
         title: "Documents per class",
         x_label: "class",
-        y_label: "documents",
-        bars: &bars,
+        y: Axis::linear("documents"),
+        categories: &names,
+        series: &[Bars {
+            name: "documents",
+            values: &documents,
+        }],
     }));
     let rows: Vec<Vec<String>> = stats
         .classes
@@ -82,9 +60,9 @@ fn classes(page: &mut String, stats: &CorpusStats) {
         .map(|(name, c)| {
             vec![
                 escape(name),
-                c.documents.to_string(),
+                count(c.documents),
                 format!("{:.1}%", 100.0 * c.share),
-                c.tokens.to_string(),
+                count(c.tokens),
                 format!("{:.1}", c.mean_length),
                 format!("{:.1}", c.median_length),
             ]
@@ -105,31 +83,30 @@ fn lengths(page: &mut String, stats: &CorpusStats) {
     let l = &stats.lengths;
     page.push_str("<h2>Document length</h2>\n");
     let h = &l.histogram;
-    let bars: Vec<(String, f64)> = h
-        .counts
-        .iter()
-        .enumerate()
-        .map(|(i, &count)| {
-            let label = match h.counts.len() == i + 1 {
-                true => format!("{}+", h.edges[i]),
-                false => format!("{}–{}", h.edges[i], h.edges[i + 1] - 1),
-            };
-            (label, count as f64)
+    let bins: Vec<String> = (0..h.counts.len())
+        .map(|i| match h.counts.len() == i + 1 {
+            true => format!("{}+", count(h.edges[i])),
+            false => format!("{}–{}", count(h.edges[i]), count(h.edges[i + 1] - 1)),
         })
         .collect();
+    let documents: Vec<f64> = h.counts.iter().map(|&c| c as f64).collect();
     page.push_str(&bar_chart(&BarChart {
         title: "Document length histogram",
         x_label: "tokens per document",
-        y_label: "documents",
-        bars: &bars,
+        y: Axis::linear("documents"),
+        categories: &bins,
+        series: &[Bars {
+            name: "documents",
+            values: &documents,
+        }],
     }));
     let row = vec![
-        l.min.to_string(),
+        count(l.min),
         format!("{:.1}", l.q1),
         format!("{:.1}", l.median),
         format!("{:.1}", l.q3),
         format!("{:.1}", l.p95),
-        l.max.to_string(),
+        count(l.max),
         format!("{:.1}", l.mean),
     ];
     let header = ["min", "q1", "median", "q3", "p95", "max", "mean"];
@@ -138,28 +115,31 @@ fn lengths(page: &mut String, stats: &CorpusStats) {
 
 fn laws(page: &mut String, stats: &CorpusStats) {
     let (z, h) = (&stats.zipf, &stats.heaps);
-    let log10 = |v: u64| (v.max(1) as f64).log10();
-    let points: Vec<(f64, f64)> = z
+    let observed: Vec<(f64, f64)> = z
         .points
         .iter()
-        .map(|&(r, f)| (log10(r), log10(f)))
+        .map(|&(r, f)| (r as f64, f as f64))
         .collect();
-    let fitted = |rank: f64| (z.intercept - z.exponent * rank.ln()) / std::f64::consts::LN_10;
-    let last_rank = z.points.last().map_or(1, |p| p.0) as f64;
-    let line = [(0.0, fitted(1.0)), (last_rank.log10(), fitted(last_rank))];
+    // A power law is a straight line on log axes: its two ends draw it.
+    let fitted = |rank: f64| (z.intercept - z.exponent * rank.ln()).exp();
+    let last_rank = z.points.last().map_or(1, |p| p.0).max(2) as f64;
+    let line = [(1.0, fitted(1.0)), (last_rank, fitted(last_rank))];
     let _ = writeln!(
         page,
         "<h2>Zipf's law</h2>\n<p>Exponent {:.4}, R² {:.4} (least squares on log frequency against \
          log rank, every rank).</p>",
         z.exponent, z.r_squared
     );
+    let law = format!("fitted: frequency ∝ rank^−{:.2}", z.exponent);
     page.push_str(&line_chart(&LineChart {
-        title: "Term frequency by rank (log-log), fitted line dashed",
-        x_label: "log10 rank",
-        y_label: "log10 frequency",
-        points: &points,
+        title: "Term frequency by rank",
+        x: Axis::log("rank"),
+        y: Axis::log("frequency"),
+        series: &[
+            Series::line("terms", &observed),
+            Series::dashed(&law, &line, "#d62728"),
+        ],
         marked: None,
-        reference: Some(&line),
     }));
     let growth: Vec<(f64, f64)> = h
         .points
@@ -175,26 +155,23 @@ fn laws(page: &mut String, stats: &CorpusStats) {
         "<h2>Heaps' law</h2>\n<p>K {:.4}, β {:.4}, R² {:.4} (distinct terms = K · terms^β).</p>",
         h.k, h.beta, h.r_squared
     );
+    let law = format!("fitted: {:.2} · terms^{:.3}", h.k, h.beta);
     page.push_str(&line_chart(&LineChart {
-        title: "Vocabulary growth, fitted curve dashed",
-        x_label: "terms read",
-        y_label: "distinct terms",
-        points: &growth,
+        title: "Vocabulary growth",
+        x: Axis::linear("terms read"),
+        y: Axis::linear("distinct terms"),
+        series: &[
+            Series::line("distinct terms", &growth),
+            Series::dashed(&law, &fitted, "#d62728"),
+        ],
         marked: None,
-        reference: Some(&fitted),
     }));
 }
 
 fn term_rows(terms: &[TermCount]) -> Vec<Vec<String>> {
     terms
         .iter()
-        .map(|t| {
-            vec![
-                escape(&t.term),
-                t.count.to_string(),
-                t.documents.to_string(),
-            ]
-        })
+        .map(|t| vec![escape(&t.term), count(t.count), count(t.documents)])
         .collect()
 }
 
@@ -210,13 +187,7 @@ fn terms(page: &mut String, stats: &CorpusStats) {
         let rows: Vec<Vec<String>> = stats
             .ngrams
             .iter()
-            .map(|g| {
-                vec![
-                    g.n.to_string(),
-                    g.tokens.to_string(),
-                    g.distinct.to_string(),
-                ]
-            })
+            .map(|g| vec![g.n.to_string(), count(g.tokens), count(g.distinct)])
             .collect();
         table(page, &["n", "occurrences", "distinct"], &rows);
     }
@@ -237,7 +208,7 @@ fn terms(page: &mut String, stats: &CorpusStats) {
         let rows: Vec<Vec<String>> = c
             .distinctive_terms
             .iter()
-            .map(|t| vec![escape(&t.term), format!("{:.2}", t.z), t.count.to_string()])
+            .map(|t| vec![escape(&t.term), format!("{:.2}", t.z), count(t.count)])
             .collect();
         table(page, &["term", "z", "count"], &rows);
         page.push_str("</div>\n</div>\n");

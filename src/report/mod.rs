@@ -1,11 +1,15 @@
 //! Corpus statistics, and rendering figures for people: aligned text tables, JSON, and HTML
 //! pages with SVG charts that need no scripts, fonts or network.
 
-mod chart;
+pub mod chart;
+mod eval_html;
 mod html;
+mod page;
+pub mod settings;
 pub mod stats;
 mod text;
 
-pub use chart::{bar_chart, line_chart, BarChart, LineChart};
+pub use eval_html::{eval_report, per_class_section, ClassRow, EvalPage};
 pub use html::html_report;
+pub use page::Header;
 pub use text::text_report;

@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod browser;
+
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
