@@ -8,13 +8,21 @@ use crate::error::{Error, Result};
 
 /// Where a command writes its results: stdout for `-`, otherwise a file that appears under its
 /// name only when [`Output::commit`] succeeds, so an interrupted run never destroys the previous
-/// file. An output dropped without a commit removes its temporary file.
+/// file.
+///
+/// The file is written beside its target. On Linux it has no name (`O_TMPFILE`) until it is
+/// complete and synced; it is then named `.NAME.PID.tmp` and at once renamed over the target.
+/// Elsewhere, or on a filesystem without unnamed files, it has that name from the start. An
+/// output dropped without a commit removes its file, but a process killed outright (SIGKILL)
+/// runs no code: it leaves a temporary file only if killed between the naming and the rename on
+/// Linux, and at any moment of the write elsewhere. [`remove_stale_temps`] removes such
+/// leftovers; every model writer calls it when it takes the model's lock, so no temporary file
+/// of a model outlives the next write of that model.
 pub struct Output {
     writer: BufWriter<Box<dyn Write + Send>>,
     path: PathBuf,
-    /// The temporary file, and the file it replaces when committed (the path's target when
-    /// the path is a symbolic link, so that the link stays a link).
-    temp: Option<(PathBuf, PathBuf)>,
+    /// The file being written, for a file output.
+    pending: Option<Pending>,
 }
 
 impl Output {
@@ -25,7 +33,7 @@ impl Output {
             return Ok(Output {
                 writer: BufWriter::with_capacity(1 << 16, stdout),
                 path: path.to_path_buf(),
-                temp: None,
+                pending: None,
             });
         }
         let target = resolve_links(path)?;
@@ -42,18 +50,24 @@ impl Output {
                 return Ok(Output {
                     writer: BufWriter::with_capacity(1 << 16, file),
                     path: path.to_path_buf(),
-                    temp: None,
+                    pending: None,
                 });
             }
             _ => {}
         }
-        let temp = temp_path(&target);
-        let file = File::create(&temp).map_err(|e| Error::io(path, e))?;
+        let (file, name) = create_temp(&target).map_err(|e| Error::io(path, e))?;
+        // A second handle, because the writer holds the file as a plain `Write`.
+        let handle = file.try_clone().map_err(|e| Error::io(path, e))?;
+        let pending = Pending {
+            file: handle,
+            name,
+            target,
+        };
         let file: Box<dyn Write + Send> = Box::new(EarlyWriteback { file, unsynced: 0 });
         Ok(Output {
             writer: BufWriter::with_capacity(1 << 16, file),
             path: path.to_path_buf(),
-            temp: Some((temp, target)),
+            pending: Some(pending),
         })
     }
 
@@ -70,16 +84,10 @@ impl Output {
     /// Flushes, syncs and renames the file into place.
     pub fn commit(mut self) -> Result<()> {
         self.writer.flush().map_err(|e| Error::io(&self.path, e))?;
-        if let Some((temp, target)) = self.temp.take() {
-            // The temporary file is reopened for syncing because the writer holds it as a plain
-            // `Write`; a rename of unsynced data could survive a crash as an empty file.
-            let synced = File::open(&temp).and_then(|f| f.sync_all());
-            if let Err(err) = synced.and_then(|()| std::fs::rename(&temp, &target)) {
-                let _ = std::fs::remove_file(&temp);
-                return Err(Error::io(&self.path, err));
-            }
+        match self.pending.take() {
+            Some(pending) => pending.commit().map_err(|e| Error::io(&self.path, e)),
+            None => Ok(()),
         }
-        Ok(())
     }
 }
 
@@ -97,11 +105,38 @@ impl Write for Output {
     }
 }
 
-impl Drop for Output {
+/// A file being written beside its target.
+struct Pending {
+    /// A handle on the file, to sync it and to name it.
+    file: File,
+    /// The file's name while it has one.
+    name: Option<PathBuf>,
+    /// The file it replaces when committed: the path's target when the path is a symbolic link,
+    /// so that the link stays a link.
+    target: PathBuf,
+}
+
+impl Pending {
+    fn commit(mut self) -> std::io::Result<()> {
+        // A rename of unsynced data could survive a power cut as an empty file.
+        self.file.sync_all()?;
+        let name = match self.name.take() {
+            Some(name) => name,
+            None => name_unnamed(&self.file, temp_path(&self.target))?,
+        };
+        // Named now, the file is removed on drop if the rename fails.
+        let name = self.name.insert(name);
+        std::fs::rename(name, &self.target)?;
+        self.name = None;
+        Ok(())
+    }
+}
+
+impl Drop for Pending {
     fn drop(&mut self) {
-        if let Some((temp, _)) = self.temp.take() {
+        if let Some(name) = self.name.take() {
             // Not committed: the partial file is garbage, and failing to remove it changes nothing.
-            let _ = std::fs::remove_file(temp);
+            let _ = std::fs::remove_file(name);
         }
     }
 }
@@ -152,10 +187,9 @@ fn start_writeback(file: &File) {
 #[cfg(not(target_os = "linux"))]
 fn start_writeback(_: &File) {}
 
-/// A hidden name beside `path`, unique to this process, so the rename stays on one filesystem.
 /// The file a path names once its symbolic links are followed (40 at most, as the kernel allows);
 /// a path that is not a link is itself.
-fn resolve_links(path: &Path) -> Result<PathBuf> {
+pub(crate) fn resolve_links(path: &Path) -> Result<PathBuf> {
     let mut current = path.to_path_buf();
     for _ in 0..40 {
         match std::fs::symlink_metadata(&current) {
@@ -208,12 +242,109 @@ fn same_file(_: &std::fs::Metadata, _: &std::fs::Metadata) -> bool {
     false
 }
 
+/// A new file to write `target` in, beside it so that the rename stays on one filesystem, and
+/// its name if it has one.
+fn create_temp(target: &Path) -> std::io::Result<(File, Option<PathBuf>)> {
+    if let Some(file) = create_unnamed(target) {
+        return Ok((file, None));
+    }
+    let name = temp_path(target);
+    Ok((File::create(&name)?, Some(name)))
+}
+
+/// An unnamed file in `target`'s folder, where the system has them.
+#[cfg(target_os = "linux")]
+fn create_unnamed(target: &Path) -> Option<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    // The file is named through /proc when complete (`name_unnamed`); without /proc it could
+    // not be.
+    if !Path::new("/proc/self/fd").is_dir() {
+        return None;
+    }
+    // Any failure (a filesystem or a kernel without unnamed files) falls back to a named file,
+    // which reports a real problem such as a folder that cannot be written.
+    std::fs::OpenOptions::new()
+        .write(true)
+        .custom_flags(libc::O_TMPFILE)
+        .open(folder(target))
+        .ok()
+}
+
+#[cfg(not(target_os = "linux"))]
+fn create_unnamed(_: &Path) -> Option<File> {
+    None
+}
+
+/// Gives the unnamed `file` the name `name`.
+#[cfg(target_os = "linux")]
+fn name_unnamed(file: &File, name: PathBuf) -> std::io::Result<PathBuf> {
+    use std::ffi::CString;
+    use std::os::fd::AsRawFd;
+    use std::os::unix::ffi::OsStrExt;
+    let from = CString::new(format!("/proc/self/fd/{}", file.as_raw_fd()))?;
+    let to = CString::new(name.as_os_str().as_bytes())?;
+    // The name holds this process's id, so a file already under it was left by a killed process
+    // that had the same id.
+    let _ = std::fs::remove_file(&name);
+    // SAFETY: both paths are NUL-terminated and outlive the call.
+    let linked = unsafe {
+        libc::linkat(
+            libc::AT_FDCWD,
+            from.as_ptr(),
+            libc::AT_FDCWD,
+            to.as_ptr(),
+            libc::AT_SYMLINK_FOLLOW,
+        )
+    };
+    match linked {
+        0 => Ok(name),
+        _ => Err(std::io::Error::last_os_error()),
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn name_unnamed(_: &File, _: PathBuf) -> std::io::Result<PathBuf> {
+    Err(std::io::Error::other("unnamed files exist only on Linux"))
+}
+
+/// A hidden name beside `path` for its temporary file, unique to this process.
 fn temp_path(path: &Path) -> PathBuf {
-    let name = path
-        .file_name()
+    path.with_file_name(format!(".{}.{}.tmp", file_name(path), std::process::id()))
+}
+
+fn file_name(path: &Path) -> std::borrow::Cow<'_, str> {
+    path.file_name()
         .map(|n| n.to_string_lossy())
-        .unwrap_or_default();
-    path.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
+        .unwrap_or_default()
+}
+
+/// Removes the temporary files (see [`Output`]) that killed writers of the file `target` (links
+/// already followed) left beside it. Only a caller that knows that no live process is writing
+/// `target` may call it, as a model writer knows under the model's lock. Failures are ignored: a
+/// leftover wastes space and harms nothing.
+pub fn remove_stale_temps(target: &Path) {
+    let Ok(entries) = std::fs::read_dir(folder(target)) else {
+        return;
+    };
+    let prefix = format!(".{}.", file_name(target));
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let process = name
+            .strip_prefix(prefix.as_str())
+            .and_then(|rest| rest.strip_suffix(".tmp"));
+        // `.NAME.PID.tmp` and nothing else: not the temporary file of a longer name.
+        if process.is_some_and(|id| !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit())) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// The folder that holds `path`.
+fn folder(path: &Path) -> &Path {
+    match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    }
 }
 
 /// Writes a whole file atomically through `write`.
@@ -242,5 +373,48 @@ mod tests {
         assert!(failed.is_err());
         assert_eq!(std::fs::read(&path).unwrap(), b"good");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_file_has_no_name_until_it_is_committed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.txt");
+        let mut output = Output::create(&path).unwrap();
+        output.write_all(b"complete").unwrap();
+        output.flush().unwrap();
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+        output.commit().unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"complete");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn only_the_targets_temporary_files_are_stale() {
+        let dir = tempfile::tempdir().unwrap();
+        let names = [
+            "m.model",
+            ".m.model.lock",
+            ".m.model.123.tmp",
+            ".m.model.old.123.tmp",
+            ".m.model.12x.tmp",
+            ".m.model..tmp",
+            ".n.model.123.tmp",
+        ];
+        for name in names {
+            std::fs::write(dir.path().join(name), b"").unwrap();
+        }
+        remove_stale_temps(&dir.path().join("m.model"));
+        let mut left: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        let mut kept: Vec<&str> = names
+            .into_iter()
+            .filter(|n| *n != ".m.model.123.tmp")
+            .collect();
+        kept.sort();
+        assert_eq!(left, kept);
     }
 }

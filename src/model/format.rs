@@ -156,9 +156,10 @@ impl Model {
     }
 }
 
-/// An exclusive lock on a model file, held while it lives: on `.NAME.lock` beside the model, so
-/// the lock outlives the renames that replace the model itself. Two processes that update one
-/// model take turns, and neither update is lost.
+/// An exclusive lock on a model file, held while it lives: on `.NAME.lock` beside the model (the
+/// link's target when the model's path is a symbolic link, so that every name of a model shares
+/// one lock), so the lock outlives the renames that replace the model itself. Two processes that
+/// update one model take turns, and neither update is lost.
 #[derive(Debug)]
 pub struct ModelLock {
     _file: std::fs::File,
@@ -166,13 +167,16 @@ pub struct ModelLock {
 }
 
 impl ModelLock {
-    /// Waits for the lock of the model at `model` (which need not exist yet).
+    /// Waits for the lock of the model at `model` (which need not exist yet), then removes the
+    /// temporary files that writers of the model killed before their commit left: holding the
+    /// lock proves that none of them is still writing.
     pub fn acquire(model: &Path) -> Result<Self> {
-        let name = model
+        let target = crate::io::resolve_links(model)?;
+        let name = target
             .file_name()
             .map(|n| n.to_string_lossy())
             .unwrap_or_default();
-        let path = model.with_file_name(format!(".{name}.lock"));
+        let path = target.with_file_name(format!(".{name}.lock"));
         let file = std::fs::OpenOptions::new()
             .create(true)
             .truncate(false)
@@ -180,6 +184,7 @@ impl ModelLock {
             .open(&path)
             .map_err(|e| Error::io(&path, e))?;
         file.lock().map_err(|e| Error::io(&path, e))?;
+        crate::io::remove_stale_temps(&target);
         Ok(ModelLock {
             _file: file,
             model: model.to_path_buf(),

@@ -80,3 +80,18 @@ fn a_well_formed_file_with_inconsistent_parts_is_refused() {
         "{error}"
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn the_lock_removes_what_killed_writers_left_and_every_name_shares_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (model_path, link) = (dir.path().join("m.model"), dir.path().join("link.model"));
+    model().save(&model_path).unwrap();
+    std::os::unix::fs::symlink("m.model", &link).unwrap();
+    let left = dir.path().join(".m.model.4242.tmp");
+    std::fs::write(&left, b"half a model").unwrap();
+    let _lock = ModelLock::acquire(&link).unwrap();
+    assert!(!left.exists());
+    assert!(dir.path().join(".m.model.lock").exists());
+    assert!(!dir.path().join(".link.model.lock").exists());
+}

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# `bowline serve` against the service a scikit-learn user would write (benches/sklearn_serve.py:
+# the same multinomial NB on the same SMS training part, behind FastAPI on uvicorn), one after
+# the other in one run: requests/s and p50/p99 latency from wrk at 1, 16 and 64 connections,
+# for one SMS message per request and for batches of 100.
+#
+#   benches/serve.sh [CORPORA]      (default: ../shared/corpora)
+#
+# Needs wrk (apt-get install wrk); FastAPI and uvicorn go into the benchmark virtualenv. Both
+# servers listen on 127.0.0.1 only, and each load run lasts --duration seconds.
+set -euo pipefail
+corpora=${1:-../shared/corpora}
+source "$(dirname "$0")/setup.sh"
+command -v wrk >/dev/null || { echo "install wrk (apt-get install wrk)" >&2; exit 1; }
+"$venv/bin/python" -c 'import fastapi, uvicorn' 2>/dev/null || "$venv/bin/pip" install --quiet fastapi uvicorn
+duration=${DURATION:-10}
+python3 benches/corpora.py "$corpora" target/bench-corpora >/dev/null
+train=target/bench-corpora/sms-train.tsv
+test=target/bench-corpora/sms-test.tsv
+
+# Request bodies: the first test message alone, and the first 100 test messages.
+python3 - "$test" "$out" <<'PY'
+import csv, json, sys
+texts = [row[1] for row in csv.reader(open(sys.argv[1], encoding="utf-8"), delimiter="\t",
+                                       quoting=csv.QUOTE_NONE) if row[0] != "label"]
+json.dump({"texts": texts[:1]}, open(f"{sys.argv[2]}/one.json", "w"))
+json.dump({"texts": texts[:100]}, open(f"{sys.argv[2]}/batch.json", "w"))
+PY
+for body in one batch; do
+    cat > "$out/$body.lua" <<LUA
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+local f = io.open("$out/$body.json"); wrk.body = f:read("*a"); f:close()
+LUA
+done
+
+target/release/bowline train "$train" --classifier mnb -o "$out/sms.model" -q
+
+# Waits for a server to answer on port $1.
+wait_for() {
+    for _ in $(seq 300); do
+        curl -sf -o /dev/null -X POST -H 'Content-Type: application/json' \
+            -d @"$out/one.json" "http://127.0.0.1:$1/v1/models/sms/classify" && return 0
+        sleep 0.1
+    done
+    echo "no server on port $1" >&2
+    exit 1
+}
+
+# Runs wrk at each concurrency and body against port $2, printing one row per run for $1.
+load() {
+    for body in one batch; do
+        for connections in 1 16 64; do
+            wrk -t 1 -c "$connections" -d "${duration}s" --latency -s "$out/$body.lua" \
+                "http://127.0.0.1:$2/v1/models/sms/classify" > "$out/wrk.txt"
+            python3 - "$1" "$body" "$connections" "$out/wrk.txt" <<'PY'
+import re, sys
+name, body, connections, text = sys.argv[1], sys.argv[2], sys.argv[3], open(sys.argv[4]).read()
+def ms(label):
+    value, unit = re.search(rf"^\s*{label}\s+([\d.]+)(us|ms|s)\s*$", text, re.M).groups()
+    return float(value) * {"us": 1e-3, "ms": 1.0, "s": 1e3}[unit]
+rps = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
+errors = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
+docs = rps * (100 if body == "batch" else 1)
+print(f"{name:8} {body:6} c={connections:>2}  {rps:>9.0f} req/s  {docs:>9.0f} docs/s  "
+      f"p50 {ms('50%'):7.2f} ms  p99 {ms('99%'):7.2f} ms  non-2xx {errors.group(1) if errors else 0}")
+PY
+        done
+    done
+}
+
+target/release/bowline serve "sms=$out/sms.model" --addr 127.0.0.1:18080 -q &
+bowline_pid=$!
+wait_for 18080
+load bowline 18080
+kill -TERM "$bowline_pid"; wait "$bowline_pid" || true
+
+TRAIN=$train "$venv/bin/uvicorn" --app-dir benches sklearn_serve:app --host 127.0.0.1 \
+    --port 18081 --workers 2 --log-level warning &
+python_pid=$!
+wait_for 18081
+load sklearn 18081
+kill -TERM "$python_pid"; wait "$python_pid" || true
