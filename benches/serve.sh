@@ -14,7 +14,7 @@ source "$(dirname "$0")/setup.sh"
 command -v wrk >/dev/null || { echo "install wrk (apt-get install wrk)" >&2; exit 1; }
 "$venv/bin/python" -c 'import fastapi, uvicorn' 2>/dev/null || "$venv/bin/pip" install --quiet fastapi uvicorn
 duration=${DURATION:-10}
-python3 benches/corpora.py "$corpora" target/bench-corpora >/dev/null
+"$venv/bin/python" benches/corpora.py target/bench-corpora >/dev/null
 train=target/bench-corpora/sms-train.tsv
 test=target/bench-corpora/sms-test.tsv
 

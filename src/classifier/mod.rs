@@ -41,7 +41,7 @@ pub use explain::{Explanation, TermContribution};
 pub use fit::Fitted;
 pub use labelled::{Appended, Labelled};
 pub use online::OnlineLearner;
-pub use predict::Prediction;
+pub use predict::{Prediction, Predictor};
 pub use rank::{rank_terms, Listing, RankOptions, Ranked};
 pub use select::{SelectOptions, SelectionOutcome};
 pub use tune::{RoundTime, Setting, Trial, TuneOptions, TuneOutcome};

@@ -27,15 +27,37 @@ impl Prediction {
     }
 }
 
+/// Predicts one text after another with the same analysis buffers and token memo: the hot path
+/// of a service, where [`TextClassifier::predict`] would set them up anew for every text.
+pub struct Predictor<'a> {
+    classifier: &'a TextClassifier,
+    counter: DocumentCounter<'a>,
+    counted: Counted,
+}
+
+impl Predictor<'_> {
+    /// Predicts the class of one text.
+    pub fn predict(&mut self, text: &str) -> Prediction {
+        let vectorizer = &self.classifier.model.vectorizer;
+        self.counter.count(vectorizer, text, &mut self.counted);
+        vectorizer.weigh(&mut self.counted.row, self.counted.length);
+        self.classifier.prediction(&self.counted)
+    }
+}
+
 impl TextClassifier {
     /// Predicts the class of one text.
     pub fn predict(&self, text: &str) -> Result<Prediction> {
-        let mut counter = DocumentCounter::new(&self.analyzer);
-        let mut counted = Counted::default();
-        let vectorizer = &self.model.vectorizer;
-        counter.count(vectorizer, text, &mut counted);
-        vectorizer.weigh(&mut counted.row, counted.length);
-        Ok(self.prediction(&counted))
+        Ok(self.predictor().predict(text))
+    }
+
+    /// A predictor for many texts, one at a time, on this thread.
+    pub fn predictor(&self) -> Predictor<'_> {
+        Predictor {
+            classifier: self,
+            counter: DocumentCounter::new(&self.analyzer),
+            counted: Counted::default(),
+        }
     }
 
     /// Predicts the class of every text, in input order, analyzing them on the pipeline's worker

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::models::Served;
 use super::Shared;
-use crate::classifier::Explanation;
+use crate::classifier::{Explanation, Predictor};
 
 /// An error answer: `{"error": ...}` with its status.
 #[derive(Debug)]
@@ -129,10 +129,11 @@ struct Asked {
 
 fn answer(
     classifier: &crate::TextClassifier,
+    predictor: &mut Predictor,
     (id, text): (Option<String>, String),
     asked: &Asked,
 ) -> crate::Result<Answered> {
-    let prediction = classifier.predict(&text)?;
+    let prediction = predictor.predict(&text);
     let explanation = match asked.explain {
         Some(k) => Some(classifier.explain(&text, k)?),
         None => None,
@@ -188,19 +189,13 @@ pub async fn classify(
         explain: request.explain,
         probabilistic: classifier.model().classifier.gives_probabilities(),
     };
-    let large = documents.len() > 16;
-    let predict = || -> Result<Vec<Answered>, ApiError> {
-        documents
-            .into_iter()
-            .map(|document| Ok(answer(classifier, document, &asked)?))
-            .collect()
-    };
-    // A large batch is work for a blocking thread; a few documents are quicker done in place.
-    let predictions = if large {
-        tokio::task::block_in_place(predict)?
-    } else {
-        predict()?
-    };
+    // Classifying is quick (microseconds a document) and the runtime has a worker per core, so
+    // it is done in place: handing batches to blocking threads made their latency worse.
+    let mut predictor = classifier.predictor();
+    let predictions = documents
+        .into_iter()
+        .map(|document| answer(classifier, &mut predictor, document, &asked))
+        .collect::<crate::Result<Vec<_>>>()?;
     served
         .classified
         .fetch_add(predictions.len() as u64, Ordering::Relaxed);
