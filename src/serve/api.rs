@@ -240,6 +240,8 @@ pub struct LearnResponse {
     model: String,
     version: u64,
     learned: usize,
+    /// Whether the model file was written with them.
+    checkpointed: bool,
 }
 
 /// Learns labelled documents through the model's single writer.
@@ -259,7 +261,7 @@ pub async fn learn(
         .into_iter()
         .map(|d| (d.label, d.text))
         .collect();
-    let (version, learned) = served
+    let (version, learned, checkpointed) = served
         .learn(pairs, &shared.config.checkpoints)
         .await
         .map_err(|e| ApiError::bad_request(e.to_string()))?;
@@ -267,6 +269,7 @@ pub async fn learn(
         model: name,
         version,
         learned,
+        checkpointed,
     }))
 }
 

@@ -121,12 +121,14 @@ impl Served {
     }
 
     /// Learns labelled documents through the single writer and publishes the result; writes
-    /// a checkpoint when `every` documents or `interval` have passed since the last one.
+    /// a checkpoint when `every` documents or `interval` have passed since the last one, and
+    /// says whether it did. A checkpoint that fails is logged and tried again at the next
+    /// learn and at shutdown: the documents stay learned in memory meanwhile.
     pub async fn learn(
         &self,
         pairs: Vec<(String, String)>,
         checkpoint: &Checkpoints,
-    ) -> Result<(u64, usize)> {
+    ) -> Result<(u64, usize, bool)> {
         let mut writer = self.writer.lock().await;
         let count = pairs.len();
         tokio::task::block_in_place(|| writer.model.update(pairs))?;
@@ -135,10 +137,14 @@ impl Served {
         let number = self.publish(writer.model.clone());
         let due = writer.unsaved >= checkpoint.every
             || writer.last_checkpoint.elapsed() >= checkpoint.interval;
-        if due {
-            self.save(&mut writer)?;
-        }
-        Ok((number, count))
+        let saved = due && {
+            let saved = self.save(&mut writer);
+            if let Err(error) = &saved {
+                tracing::error!(model = %self.name, %error, "checkpoint failed; will retry");
+            }
+            saved.is_ok()
+        };
+        Ok((number, count, saved))
     }
 
     /// Writes the model file if documents were learned since it was last written.
