@@ -12,6 +12,15 @@ use bowline::TextClassifier;
 use common::{arg, bowline, outcome, terminate, train_quietly};
 use serde_json::{json, Value};
 
+/// A client that reads every status as an answer, and gives up after 30 s.
+fn agent() -> ureq::Agent {
+    let config = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(30)))
+        .build();
+    config.into()
+}
+
 /// A running server, stopped when dropped.
 struct Server {
     child: Child,
@@ -40,21 +49,21 @@ impl Server {
         assert!(base.starts_with("http://127.0.0.1:"), "{base}");
         // The rest of stderr is drained so that the server never blocks on a full pipe.
         std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
-        let config = ureq::Agent::config_builder()
-            .http_status_as_error(false)
-            .timeout_global(Some(Duration::from_secs(30)))
-            .build();
         Server {
             child,
             base,
-            agent: config.into(),
+            agent: agent(),
         }
     }
 
-    /// POSTs `body` (raw bytes) and returns the status and the JSON answer.
+    /// POSTs `body` (raw bytes) on a connection of its own, since a server closes a connection
+    /// whose request body it refused unread, and returns the status and the JSON answer.
     fn post_raw(&self, path: &str, body: &[u8]) -> (u16, Value) {
-        let mut response = self
-            .agent
+        self.post_with(&agent(), path, body)
+    }
+
+    fn post_with(&self, agent: &ureq::Agent, path: &str, body: &[u8]) -> (u16, Value) {
+        let mut response = agent
             .post(format!("{}{path}", self.base))
             .header("content-type", "application/json")
             .send(body)
@@ -68,7 +77,7 @@ impl Server {
     }
 
     fn post(&self, path: &str, body: &Value) -> (u16, Value) {
-        self.post_raw(path, body.to_string().as_bytes())
+        self.post_with(&self.agent, path, body.to_string().as_bytes())
     }
 
     fn get(&self, path: &str) -> (u16, String) {
@@ -214,7 +223,7 @@ fn learn_equals_update_and_sigterm_writes_the_checkpoint() {
 }
 
 #[test]
-fn a_bad_file_on_reload_keeps_the_old_model_serving() {
+fn a_bad_file_on_reload_keeps_the_old_model_serving_and_sighup_reloads() {
     let dir = tempfile::tempdir().unwrap();
     let path = model(dir.path(), "mnb");
     let server = Server::start(&[arg(&path), "--watch-secs", "0"]);
@@ -237,6 +246,18 @@ fn a_bad_file_on_reload_keeps_the_old_model_serving() {
     assert_eq!(answer["predictions"][0]["label"], "space");
     let (_, models) = server.get("/v1/models");
     assert!(models.contains("not a bowline model file"), "{models}");
+    // A good file and SIGHUP: the new model serves.
+    std::fs::copy(model(dir.path(), "bnb"), &path).unwrap();
+    let hangup = Command::new("kill")
+        .args(["-HUP", &server.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(hangup.success());
+    let reloaded = (0..100).any(|_| {
+        std::thread::sleep(Duration::from_millis(50));
+        server.get("/v1/models").1.contains("\"kind\":\"bnb\"")
+    });
+    assert!(reloaded, "{}", server.get("/v1/models").1);
 }
 
 #[test]

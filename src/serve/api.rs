@@ -281,9 +281,13 @@ pub struct ReloadResponse {
 }
 
 /// Reloads the model file; a bad file leaves the old model serving and is reported.
+///
+/// Any body is read and ignored: a body left unread would make the server close the
+/// connection, which a client about to reuse it would see fail.
 pub async fn reload(
     State(shared): State<Arc<Shared>>,
     Path(name): Path<String>,
+    _body: axum::body::Bytes,
 ) -> Answer<ReloadResponse> {
     let served = model(&shared, &name)?;
     let version = served.reload().await?;
