@@ -13,7 +13,7 @@ use super::{DecisionArgs, InputArgs, Outcome, RuntimeArgs};
 use bowline::corpus::{Entries, InputFormat, Skip};
 use bowline::flow::Analyzed;
 use bowline::io::Output;
-use bowline::model::Decision;
+use bowline::model::{Decision, MultiLabelClassifier};
 use bowline::{Error, Result, Source, TextClassifier};
 
 /// Output formats.
@@ -79,6 +79,7 @@ pub fn run(args: ClassifyArgs) -> Result<Outcome> {
         output: Output::create(&args.output)?,
         probabilities: vec![0.0; classifier.labels().len()],
         probabilistic: classifier.model().classifier.gives_probabilities(),
+        multi: classifier.model().classifier.multi_label(),
         line: Vec::new(),
     };
     let mut log = ReadLog::new(read.max_doc_bytes);
@@ -142,6 +143,8 @@ struct ResultWriter<'m> {
     probabilities: Vec<f64>,
     /// Whether they are probabilities in earnest, or an uncalibrated SVM's scores.
     probabilistic: bool,
+    /// A multi-label model's decision: every label above its threshold is written.
+    multi: Option<&'m MultiLabelClassifier>,
     line: Vec<u8>,
 }
 
@@ -151,6 +154,15 @@ impl ResultWriter<'_> {
         self.line.clear();
         let entry = &item.entry;
         match &entry.skip {
+            None if self.multi.is_some() => {
+                let chosen = self
+                    .multi
+                    .map_or(Vec::new(), |m| m.decision.predict(&self.probabilities));
+                let (labels, scores) = (self.labels, &self.probabilities);
+                let given = chosen.into_iter().map(|c| (labels[c].as_str(), scores[c]));
+                let json = self.format == ClassifyFormat::Jsonl;
+                super::multilabel::format_labels(&mut self.line, &entry.doc.id, given, json)?;
+            }
             None => {
                 let best = self.decide.decide(&self.probabilities);
                 self.format_result(&entry.doc.id, best)?;

@@ -51,6 +51,9 @@ struct JsonReport<'a> {
 /// Runs the command.
 pub fn run(args: EvalArgs) -> Result<Outcome> {
     let classifier = TextClassifier::load(&args.model)?;
+    if classifier.is_multi_label() {
+        return super::multilabel::eval(&classifier, &args);
+    }
     let decide = args.decision.decision(classifier.labels())?;
     let read = args.input.options()?;
     let pipeline = args.runtime.start()?;

@@ -10,6 +10,7 @@ mod index;
 mod learn;
 mod log;
 pub mod memory;
+mod multilabel;
 mod rank;
 mod select;
 mod stats;
