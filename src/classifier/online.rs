@@ -66,11 +66,18 @@ impl OnlineLearner {
     /// Continues a naive Bayes model; `path` names it in errors.
     pub fn resume(mut model: Model, path: &Path) -> Result<Self> {
         let Classifier::NaiveBayes(nb) = &model.classifier else {
-            let message = format!(
-                "learn works on naive Bayes models, and this is a {} model; teach it more \
-                 documents with `update`",
-                model.classifier.name()
-            );
+            let name = model.classifier.name();
+            let message = if model.classifier.multi_label().is_some() {
+                format!(
+                    "learn works on single-label naive Bayes models, and this is a multi-label \
+                     {name} model; teach it more documents with `update`"
+                )
+            } else {
+                format!(
+                    "learn works on naive Bayes models, and this is a {name} model; teach it \
+                     more documents with `update`"
+                )
+            };
             return Err(Error::input(path, message));
         };
         Ok(OnlineLearner {
