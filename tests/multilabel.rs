@@ -301,3 +301,84 @@ fn the_library_fits_and_predicts_label_sets_and_a_saved_model_loads_equal() {
     assert!(!one.is_multi_label());
     assert_eq!(one.predict_labels("rain and snow").unwrap().len(), 1);
 }
+
+#[test]
+fn update_learns_label_sets_from_a_tsv_and_decision_flags_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let tsv = |docs: &[(&[&str], &str)]| -> String {
+        docs.iter()
+            .map(|(labels, text)| format!("{}\t{text}\n", labels.join(",")))
+            .collect()
+    };
+    let (first, rest) = (dir.path().join("a.tsv"), dir.path().join("b.tsv"));
+    std::fs::write(&first, tsv(&DOCS[..6])).unwrap();
+    std::fs::write(&rest, tsv(&DOCS[6..])).unwrap();
+    let model = dir.path().join("m.model");
+    let train = [
+        "train",
+        arg(&first),
+        "-o",
+        arg(&model),
+        "--label-sep",
+        ",",
+        "--multi-label",
+        "--classifier",
+        "mnb",
+        "--threshold-folds",
+        "0",
+    ];
+    let (code, _, err) = outcome(&bowline(&train, b""));
+    assert_eq!(code, 0, "{err}");
+    let update = ["update", arg(&model), arg(&rest), "--label-sep", ","];
+    let (code, _, err) = outcome(&bowline(&update, b""));
+    assert_eq!(code, 0, "{err}");
+    let updated = TextClassifier::load(&model).unwrap();
+    assert_eq!(updated.labels(), ["money", "sport", "weather"]);
+    assert_eq!(updated.model().info.docs_per_class, [7, 7, 5]);
+    for command in ["eval", "classify"] {
+        let flags = [command, arg(&model), arg(&rest), "--threshold", "0.5"];
+        let (code, _, err) = outcome(&bowline(&flags, b""));
+        assert_ne!(code, 0);
+        assert!(err.contains("per-label thresholds"), "{err}");
+    }
+    let tune = [
+        "train",
+        arg(&first),
+        "-o",
+        arg(&model),
+        "--multi-label",
+        "--tune",
+    ];
+    let (code, _, err) = outcome(&bowline(&tune, b""));
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("--tune searches single-label settings"),
+        "{err}"
+    );
+}
+
+/// A multi-label model of format version 5, written by this bowline from [`DOCS`] (as JSONL,
+/// `train --threshold-folds 2`), loads and gives the labels and scores it gave then.
+#[test]
+fn a_committed_version_5_model_loads_and_predicts_as_it_did() {
+    let path = Path::new("tests/fixtures/model-v5-multilabel-svm.bowline");
+    let bytes = std::fs::read(path).unwrap();
+    assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 5);
+    let model = TextClassifier::load(path).unwrap();
+    assert!(model.is_multi_label());
+    let given = model
+        .predict_labels("the team won the match and the bank shares rose")
+        .unwrap();
+    let shown: Vec<(&str, String)> = given
+        .iter()
+        .map(|g| (g.label.as_str(), format!("{:.6}", g.score)))
+        .collect();
+    let want = [
+        ("sport", "0.405535".to_string()),
+        ("money", "0.235238".to_string()),
+    ];
+    assert_eq!(shown, want);
+    let weather = model.predict_labels("rain and snow this weekend").unwrap();
+    assert_eq!(weather.len(), 1);
+    assert_eq!(weather[0].label, "weather");
+}

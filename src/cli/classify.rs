@@ -59,6 +59,7 @@ pub fn run(args: ClassifyArgs) -> Result<Outcome> {
     inputs.push(&args.model);
     bowline::io::refuse_overwriting_inputs(&args.output, &inputs)?;
     let classifier = TextClassifier::load(&args.model)?;
+    super::multilabel::refuse_decision_flags(&classifier, &args.decision)?;
     let decide = args.decision.decision(classifier.labels())?;
     let from_stdin = args.paths.is_empty() || args.paths == [PathBuf::from("-")];
     let mut read = args.input.options()?;

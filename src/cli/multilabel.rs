@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::eval::EvalArgs;
 use super::log::ReadLog;
-use super::Outcome;
+use super::{DecisionArgs, Outcome};
 use bowline::eval::MultiLabelMetrics;
 use bowline::{Error, Result, Source, TextClassifier};
 
@@ -14,13 +14,7 @@ use bowline::{Error, Result, Source, TextClassifier};
 /// loss and per-label figures, as text or JSON. Class folders are read with the same file in
 /// several folders as one document.
 pub fn eval(classifier: &TextClassifier, args: &EvalArgs) -> Result<Outcome> {
-    if args.decision.costs.is_some() || args.decision.threshold.is_some() {
-        return Err(Error::Config(
-            "a multi-label model decides by its per-label thresholds; --threshold and --costs \
-             do not apply"
-                .into(),
-        ));
-    }
+    refuse_decision_flags(classifier, &args.decision)?;
     let mut read = args.input.options()?;
     read.merge_folders = true;
     let pipeline = args.runtime.start()?;
@@ -40,6 +34,19 @@ pub fn eval(classifier: &TextClassifier, args: &EvalArgs) -> Result<Outcome> {
         eprintln!("bowline: {}", log.summary());
     }
     Ok(log.outcome())
+}
+
+/// Refuses `--threshold` and `--costs` for a multi-label model, which decides by its own
+/// per-label thresholds.
+pub fn refuse_decision_flags(classifier: &TextClassifier, flags: &DecisionArgs) -> Result<()> {
+    if classifier.is_multi_label() && (flags.costs.is_some() || flags.threshold.is_some()) {
+        return Err(Error::Config(
+            "a multi-label model decides by its per-label thresholds; --threshold and --costs \
+             do not apply"
+                .into(),
+        ));
+    }
+    Ok(())
 }
 
 /// `eval --json` of a multi-label model.

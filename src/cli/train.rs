@@ -238,6 +238,11 @@ pub fn run(args: TrainArgs) -> Result<Outcome> {
     if args.seed.is_some() && kind != Kind::Svm {
         return Err(Error::Config(SVM_ONLY.into()));
     }
+    if args.tune.tune && args.multi.multi_label {
+        return Err(Error::Config(
+            "--tune searches single-label settings; train a multi-label model without it".into(),
+        ));
+    }
     let (corpus, analysis) = source(&args, kind)?;
     let analysis = args.analysis.config_over(&analysis)?;
     let config = args.weighting.config_over(&kind.default_vectorizer())?;
