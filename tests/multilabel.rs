@@ -382,3 +382,47 @@ fn a_committed_version_5_model_loads_and_predicts_as_it_did() {
     assert_eq!(weather.len(), 1);
     assert_eq!(weather[0].label, "weather");
 }
+
+#[test]
+fn an_svm_updated_with_label_sets_learns_a_new_label() {
+    let options = MultiLabelOptions {
+        folds: 0,
+        ..MultiLabelOptions::default()
+    };
+    let without_weather: Vec<_> = DOCS
+        .iter()
+        .filter(|(labels, _)| !labels.contains(&"weather"))
+        .copied()
+        .collect();
+    let with_weather: Vec<_> = DOCS
+        .iter()
+        .filter(|(labels, _)| labels.contains(&"weather"))
+        .copied()
+        .collect();
+    let source = Source::multi_labelled(pairs(&without_weather));
+    let builder = TextClassifier::builder(Kind::Svm);
+    let fitted = builder
+        .clone()
+        .fit_multi_source(source, &mut Reading::default(), &options);
+    let mut model = fitted.unwrap().classifier;
+    assert_eq!(model.labels(), ["money", "sport"]);
+    let source = Source::multi_labelled(pairs(&with_weather));
+    model
+        .update_source(source, &mut Reading::default())
+        .unwrap();
+    assert_eq!(model.labels(), ["money", "sport", "weather"]);
+    let given = model
+        .predict_labels("heavy rain and snow and a storm")
+        .unwrap();
+    assert_eq!(given[0].label, "weather", "{given:?}");
+    let many = MultiLabelOptions {
+        folds: 40,
+        ..MultiLabelOptions::default()
+    };
+    let source = Source::multi_labelled(pairs(DOCS));
+    let error = builder.fit_multi_source(source, &mut Reading::default(), &many);
+    assert!(error
+        .unwrap_err()
+        .to_string()
+        .contains("40 threshold folds"));
+}

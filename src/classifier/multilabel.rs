@@ -125,6 +125,14 @@ impl Builder {
         let first: Vec<u32> = (0..sets.len()).map(|i| sets.row(i)[0]).collect();
         let (x, labels_n) = (&fitted.matrix, labels.len());
         let thresholds = if options.folds >= 2 {
+            if options.folds > sets.len() {
+                let message = format!(
+                    "{} threshold folds need as many documents; there are {}",
+                    options.folds,
+                    sets.len()
+                );
+                return Err(Error::input(&name, message));
+            }
             let fold = folds(&fitted.ids, &first, options.folds, options.seed)?;
             Some(
                 self.trainer
