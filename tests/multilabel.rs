@@ -426,3 +426,83 @@ fn an_svm_updated_with_label_sets_learns_a_new_label() {
         .to_string()
         .contains("40 threshold folds"));
 }
+
+#[test]
+fn learn_continues_a_multi_label_naive_bayes_model_as_training_on_all_would() {
+    let dir = tempfile::tempdir().unwrap();
+    let exact = [
+        "--tf", "count", "--idf", "none", "--norm", "none", "--min-df", "1",
+    ];
+    let to_jsonl = |docs: &[(&[&str], &str)]| -> String {
+        let line = |(labels, text): &(&[&str], &str)| {
+            format!("{}\n", serde_json::json!({"labels": labels, "text": text}))
+        };
+        docs.iter().map(line).collect()
+    };
+    let (first, all) = (dir.path().join("first.jsonl"), dir.path().join("all.jsonl"));
+    std::fs::write(&first, to_jsonl(&DOCS[..6])).unwrap();
+    std::fs::write(&all, to_jsonl(DOCS)).unwrap();
+    let (learned, trained) = (dir.path().join("l.model"), dir.path().join("t.model"));
+    for (corpus, model) in [(&first, &learned), (&all, &trained)] {
+        let train = [
+            &["train", arg(corpus), "-o", arg(model), "--multi-label"][..],
+            &["--classifier", "mnb", "--threshold-folds", "0", "-q"],
+            &exact,
+        ]
+        .concat();
+        let (code, _, err) = outcome(&bowline(&train, b""));
+        assert_eq!(code, 0, "{err}");
+    }
+    let rest = to_jsonl(&DOCS[6..]);
+    let learn = ["learn", arg(&learned), "--input", "jsonl", "-q"];
+    let (code, _, err) = outcome(&bowline(&learn, rest.as_bytes()));
+    assert_eq!(code, 0, "{err}");
+    let (a, b) = (
+        TextClassifier::load(&learned).unwrap(),
+        TextClassifier::load(&trained).unwrap(),
+    );
+    assert!(a.is_multi_label());
+    assert_eq!(a.labels(), b.labels());
+    assert_eq!(a.model().info.docs_per_class, [7, 7, 5]);
+    assert_eq!(a.model().info.docs_per_class, b.model().info.docs_per_class);
+    for probe in [
+        "the team won the match and the bank shares rose",
+        "rain and snow",
+    ] {
+        let (ours, theirs) = (
+            a.predict_labels(probe).unwrap(),
+            b.predict_labels(probe).unwrap(),
+        );
+        assert_eq!(ours.len(), theirs.len(), "{ours:?} vs {theirs:?}");
+        for (x, y) in ours.iter().zip(&theirs) {
+            assert_eq!(x.label, y.label);
+            assert!((x.score - y.score).abs() < 1e-9, "{ours:?} vs {theirs:?}");
+        }
+    }
+    // A single-label model cannot learn a document with several labels.
+    let single = dir.path().join("s.model");
+    let one: String = DOCS[..11]
+        .iter()
+        .map(|(l, t)| format!("{}\t{t}\n", l[0]))
+        .collect();
+    let tsv = dir.path().join("one.tsv");
+    std::fs::write(&tsv, one).unwrap();
+    let train = [
+        &[
+            "train",
+            arg(&tsv),
+            "-o",
+            arg(&single),
+            "--classifier",
+            "mnb",
+            "-q",
+        ][..],
+        &exact,
+    ]
+    .concat();
+    assert_eq!(outcome(&bowline(&train, b"")).0, 0);
+    let learn = ["learn", arg(&single), "--input", "jsonl", "-q"];
+    let (code, _, err) = outcome(&bowline(&learn, rest.as_bytes()));
+    assert_ne!(code, 0);
+    assert!(err.contains("needs a multi-label model"), "{err}");
+}

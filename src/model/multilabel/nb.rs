@@ -48,6 +48,18 @@ impl BinaryNb {
         })
     }
 
+    /// A model from its counts: per label (`positives`, one class per label) and over every
+    /// document (`all`, one class); what an online learner hands back.
+    pub fn from_counts(positives: NaiveBayes, all: NaiveBayes) -> Result<Self> {
+        let nb = BinaryNb {
+            positives,
+            all,
+            scorer: OnceLock::new(),
+        };
+        nb.check()?;
+        Ok(nb)
+    }
+
     /// Checks both sets of counts (see [`NaiveBayes::check`]).
     pub fn check(&self) -> Result<()> {
         self.positives.check()?;
