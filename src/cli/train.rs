@@ -122,7 +122,7 @@ pub struct MultiLabelArgs {
     pub min_labels: u32,
     /// Multi-label: choose each label's threshold by its best F1 over this many folds of the
     /// training data; 0 keeps every threshold at 0 (the classifiers' natural boundary).
-    #[arg(long, default_value_t = 3, value_name = "K")]
+    #[arg(long, default_value_t = 5, value_name = "K")]
     pub threshold_folds: usize,
 }
 
