@@ -47,6 +47,7 @@ fn classifier_classes(classifier: &Classifier) -> usize {
         Classifier::Svm(svm) => svm.intercepts().len(),
         Classifier::Knn(knn) => knn.classes(),
         Classifier::Selected(_) => unreachable!("no selection here"),
+        Classifier::MultiLabel(multi) => multi.labels(),
     }
 }
 
@@ -222,4 +223,38 @@ fn classify_explain_prints_the_top_terms_in_tsv_and_jsonl() {
     // Without --explain the output is as before.
     let (_, plain, _) = outcome(&bowline(&["classify", model, "--format", "jsonl"], line));
     assert!(!plain.contains("explanations"));
+}
+
+#[test]
+fn multi_label_explanations_add_up_to_each_labels_score() {
+    let (train, test) = split_corpus();
+    // A second label on the longer documents, so that label sets differ from classes.
+    let sets: Vec<(Vec<String>, String)> = train
+        .into_iter()
+        .map(|(label, text)| {
+            let mut labels = vec![label];
+            if text.len() > 200 {
+                labels.push("long".into());
+            }
+            (labels, text)
+        })
+        .collect();
+    for kind in [Kind::Svm, Kind::Mnb, Kind::Bnb] {
+        let model = TextClassifier::builder(kind)
+            .fit_multi(sets.clone())
+            .unwrap();
+        let classifier = &model.model().classifier;
+        let labels = model.labels().len();
+        for text in &test {
+            let counted = model.vectorize(text);
+            let mut scores = vec![0.0; labels];
+            classifier.scores(&counted.row.indices, &counted.row.values, &mut scores);
+            for (label, &score) in scores.iter().enumerate() {
+                let parts = classifier.attribute(&counted.row.indices, &counted.row.values, label);
+                let what = format!("{kind:?}, label {label}, {text:.40}");
+                assert!((parts.score - score).abs() < 1e-9, "{what}");
+                assert!((parts.total() - score).abs() < 1e-6, "{what}");
+            }
+        }
+    }
 }

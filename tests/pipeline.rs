@@ -175,6 +175,7 @@ fn documents(texts: &[String]) -> Box<dyn Iterator<Item = Entry> + Send> {
                 id: i.to_string(),
                 label: None,
                 text: text.clone(),
+                ..Document::default()
             };
             Entry::loaded(doc, text.len() as u64)
         })
@@ -220,6 +221,7 @@ fn numbered_docs() -> Box<dyn Iterator<Item = Entry> + Send> {
             id: i.to_string(),
             label: None,
             text: format!("doc {i}"),
+            ..Document::default()
         };
         Entry::loaded(doc, 5)
     }))

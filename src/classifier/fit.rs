@@ -1,11 +1,14 @@
 //! Training: a labelled corpus becomes a model.
 
+use std::path::Path;
+
 use super::{Builder, Reading, TextClassifier};
 use crate::analyze::Analyzer;
+use crate::corpus::Entry;
 use crate::error::Result;
 use crate::flow::{fit_corpus, Source};
 use crate::model::{Model, TrainingInfo};
-use crate::vectorize::{counting_config, VectorizerConfig};
+use crate::vectorize::{counting_config, FittedCorpus, VectorizerConfig};
 
 /// A classifier just trained, with what it was trained on.
 #[derive(Debug)]
@@ -29,8 +32,21 @@ impl Builder {
     /// Trains on the documents of `source`, every one of which needs a label, from two classes
     /// or more; `source.name` is recorded in the model as its corpus.
     pub fn fit_source(self, source: Source, reading: &mut Reading) -> Result<Fitted> {
-        let analyzer = Analyzer::new(self.analysis)?;
-        let config = self.vectorizer;
+        let name = source.name.clone();
+        let (analyzer, fitted) = self.read_corpus(source, reading, |_| {})?;
+        self.train_single(analyzer, fitted, &name)
+    }
+
+    /// Reads, analyzes and vectorizes `source` for training, calling `on_document` with every
+    /// document read (in input order) besides telling `reading` of every entry.
+    pub(super) fn read_corpus(
+        &self,
+        source: Source,
+        reading: &mut Reading,
+        mut on_document: impl FnMut(&Entry),
+    ) -> Result<(Analyzer, FittedCorpus)> {
+        let analyzer = Analyzer::new(self.analysis.clone())?;
+        let config = &self.vectorizer;
         // A trainer that learns counts gets the corpus counted, pruned as configured; the
         // model's vectorizer gets the configured weighting back afterwards, for the documents
         // it classifies.
@@ -42,10 +58,25 @@ impl Builder {
         } else {
             config.clone()
         };
-        let name = source.name.clone();
         let (pipeline, note) = reading.parts();
-        let fitted = fit_corpus(source, &analyzer, &fit_config, pipeline, note)?;
-        let ids = fitted.training_ids(&name, "training")?;
+        let fitted = fit_corpus(source, &analyzer, &fit_config, pipeline, |entry| {
+            note(entry);
+            if entry.is_document() {
+                on_document(entry);
+            }
+        })?;
+        Ok((analyzer, fitted))
+    }
+
+    /// Trains a single-label model on a corpus read by [`Builder::read_corpus`] from `name`.
+    pub(super) fn train_single(
+        self,
+        analyzer: Analyzer,
+        fitted: FittedCorpus,
+        name: &Path,
+    ) -> Result<Fitted> {
+        let config = self.vectorizer;
+        let ids = fitted.training_ids(name, "training")?;
         let classes = fitted.classes.len();
         let mut docs_per_class = vec![0u64; classes];
         ids.iter().for_each(|&c| docs_per_class[c as usize] += 1);

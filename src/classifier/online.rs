@@ -13,6 +13,7 @@ use super::class_id;
 use crate::analyze::{Analyzer, AnalyzerConfig, Terms};
 use crate::error::{Error, Result};
 use crate::model::decision::argmax;
+use crate::model::multilabel::{BinaryNb, MultiLabel, MultiLabelClassifier, PerLabel};
 use crate::model::{utc_now, Classifier, Kind, Model, NaiveBayes, OnlineNb, Priors, TrainingInfo};
 use crate::vectorize::{Counted, DfBound, GrowingVocabulary, VectorizerConfig};
 
@@ -21,7 +22,10 @@ use crate::vectorize::{Counted, DfBound, GrowingVocabulary, VectorizerConfig};
 #[derive(Debug)]
 pub struct OnlineLearner {
     vocabulary: GrowingVocabulary,
+    /// Per class; for a multi-label model, per label: the documents that have it.
     nb: OnlineNb,
+    /// A multi-label model's counts over every document and its decision.
+    multi: Option<(OnlineNb, MultiLabel)>,
     labels: Vec<String>,
     info: TrainingInfo,
     analyzer: Analyzer,
@@ -57,6 +61,7 @@ impl OnlineLearner {
             analyzer: Analyzer::new(analysis.clone())?,
             vocabulary: GrowingVocabulary::new(analysis, vectorizer)?,
             nb: OnlineNb::from_batch(&nb),
+            multi: None,
             labels: Vec::new(),
             info: TrainingInfo::now(Vec::new(), Vec::new()),
             counted: Counted::default(),
@@ -65,22 +70,35 @@ impl OnlineLearner {
 
     /// Continues a naive Bayes model; `path` names it in errors.
     pub fn resume(mut model: Model, path: &Path) -> Result<Self> {
-        let Classifier::NaiveBayes(nb) = &model.classifier else {
-            let message = format!(
-                "learn works on naive Bayes models, and this is a {} model; teach it more \
-                 documents with `update`",
-                model.classifier.name()
-            );
-            return Err(Error::input(path, message));
+        let (nb, multi) = match &model.classifier {
+            Classifier::NaiveBayes(nb) => (OnlineNb::from_batch(nb), None),
+            Classifier::MultiLabel(multi) => match &multi.scorer {
+                PerLabel::NaiveBayes(binary) => {
+                    let (positives, all) = binary.counts();
+                    let all = OnlineNb::from_batch(all);
+                    (
+                        OnlineNb::from_batch(positives),
+                        Some((all, multi.decision.clone())),
+                    )
+                }
+                PerLabel::Svm(_) => return Err(not_learnable(&model, path)),
+            },
+            _ => return Err(not_learnable(&model, path)),
         };
         Ok(OnlineLearner {
             analyzer: Analyzer::new(model.vectorizer.analyzer().clone())?,
             vocabulary: GrowingVocabulary::from_fitted(&model.vectorizer)?,
-            nb: OnlineNb::from_batch(nb),
+            nb,
+            multi,
             labels: std::mem::take(&mut model.labels),
             info: model.info,
             counted: Counted::default(),
         })
+    }
+
+    /// Whether the model is multi-label: a document may have several labels.
+    pub fn is_multi_label(&self) -> bool {
+        self.multi.is_some()
     }
 
     /// The analysis documents go through before they are learned.
@@ -111,7 +129,8 @@ impl OnlineLearner {
     }
 
     /// The class the model predicts for an analyzed document before learning it, if it knows
-    /// any class yet.
+    /// any class yet. For a multi-label model, the label whose documents' counts score the
+    /// document highest: its top label, for the prequential record.
     pub fn predict_terms(&mut self, terms: &Terms) -> Option<u32> {
         if self.nb.classes() == 0 {
             return None;
@@ -125,11 +144,40 @@ impl OnlineLearner {
 
     /// Learns an analyzed document of class `class` (from [`OnlineLearner::class_of`]).
     pub fn learn_terms(&mut self, terms: &Terms, class: u32) -> Result<()> {
+        if self.multi.is_some() {
+            return self.learn_labels(terms, &[class]);
+        }
         self.vocabulary.learn(terms, &mut self.counted)?;
         self.nb.grow(self.vocabulary.len(), self.labels.len());
         let row = &self.counted.row;
         self.nb.add(&row.indices, &row.values, class);
         self.info.docs_per_class[class as usize] += 1;
+        Ok(())
+    }
+
+    /// Learns an analyzed document with labels `classes` (from [`OnlineLearner::class_of`]),
+    /// into a multi-label model: it counts in each of its labels and in the total, as
+    /// [`BinaryNb::add`](crate::model::multilabel::BinaryNb::add) counts it.
+    pub fn learn_labels(&mut self, terms: &Terms, classes: &[u32]) -> Result<()> {
+        let Some((all, _)) = &mut self.multi else {
+            return Err(Error::Config(
+                "a document with several labels needs a multi-label model; train one with \
+                 `train --multi-label`"
+                    .into(),
+            ));
+        };
+        self.vocabulary.learn(terms, &mut self.counted)?;
+        self.nb.grow(self.vocabulary.len(), self.labels.len());
+        all.grow(self.vocabulary.len(), 1);
+        let row = &self.counted.row;
+        let mut distinct = classes.to_vec();
+        distinct.sort_unstable();
+        distinct.dedup();
+        for &class in &distinct {
+            self.nb.add(&row.indices, &row.values, class);
+            self.info.docs_per_class[class as usize] += 1;
+        }
+        all.add(&row.indices, &row.values, 0);
         Ok(())
     }
 
@@ -145,10 +193,23 @@ impl OnlineLearner {
     pub fn to_model(&mut self) -> Result<Model> {
         let (vectorizer, columns) = self.vocabulary.to_fitted()?;
         self.info.written = utc_now();
+        let positives = self.nb.to_batch(&columns);
+        let classifier = match &self.multi {
+            None => Classifier::NaiveBayes(positives),
+            Some((all, decision)) => {
+                let scorer = BinaryNb::from_counts(positives, all.to_batch(&columns))?;
+                let mut decision = decision.clone();
+                decision.thresholds.resize(self.labels.len(), 0.0);
+                Classifier::MultiLabel(Box::new(MultiLabelClassifier {
+                    scorer: PerLabel::NaiveBayes(Box::new(scorer)),
+                    decision,
+                }))
+            }
+        };
         Ok(Model {
             vectorizer,
             labels: self.labels.clone(),
-            classifier: Classifier::NaiveBayes(self.nb.to_batch(&columns)),
+            classifier,
             info: self.info.clone(),
         })
     }
@@ -157,4 +218,19 @@ impl OnlineLearner {
     pub fn save(&mut self, path: &Path) -> Result<()> {
         self.to_model()?.save(path)
     }
+}
+
+/// Why `learn` cannot continue the model at `path`.
+fn not_learnable(model: &Model, path: &Path) -> Error {
+    let name = model.classifier.name();
+    let kind = if model.classifier.multi_label().is_some() {
+        format!("multi-label {name}")
+    } else {
+        name.to_string()
+    };
+    let message = format!(
+        "learn works on naive Bayes models, and this is a {kind} model; teach it more \
+         documents with `update`"
+    );
+    Error::input(path, message)
 }

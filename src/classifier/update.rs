@@ -7,10 +7,12 @@
 //! them to its counts, k-NN keeps them and derives its weights again, the SVM continues its dual
 //! problem over its reservoir of earlier rows plus the new ones.
 
+use std::path::Path;
+
 use super::{class_id, Reading, TextClassifier};
 use crate::error::{Error, Result};
 use crate::flow::{fit_corpus, Source};
-use crate::model::{utc_now, Classifier};
+use crate::model::{utc_now, Classifier, LabelSets};
 use crate::vectorize::{count_rows, counting_config, weigh_rows};
 
 /// What an update added.
@@ -37,16 +39,27 @@ impl TextClassifier {
             return Err(crate::model::kinds::not_updatable());
         }
         let (pipeline, note) = reading.parts();
-        let fitted = fit_corpus(source, &self.analyzer, &counting_config(), pipeline, note)?;
+        let mut label_sets = Vec::new();
+        let fitted = fit_corpus(
+            source,
+            &self.analyzer,
+            &counting_config(),
+            pipeline,
+            |entry| {
+                note(entry);
+                if entry.is_document() {
+                    label_sets.push(entry.doc.label_set());
+                }
+            },
+        )?;
         let model = &mut self.model;
         let documents = fitted.labels.len();
         let (merged, ours, theirs) = model.vectorizer.extend(&fitted.vectorizer)?;
-        let mut ids = Vec::with_capacity(documents);
-        for label in &fitted.labels {
-            let label = label
-                .as_ref()
-                .ok_or_else(|| Error::input(&name, "updating needs a label on every document"))?;
-            ids.push(class_id(&mut model.labels, label));
+        let sets = label_ids(&name, &mut model.labels, &label_sets)?;
+        let multi = model.classifier.multi_label().is_some();
+        if !multi && (0..sets.len()).any(|i| sets.row(i).len() > 1) {
+            let message = "documents with several labels can only update a multi-label model";
+            return Err(Error::input(&name, message));
         }
         // The new documents' counts, moved to the merged columns and weighted as the model
         // weighs (k-NN weighs its own counts).
@@ -58,15 +71,36 @@ impl TextClassifier {
             weigh_rows(&fitted.matrix, &merged, &theirs, &all)?
         };
         let classes = model.labels.len();
-        model
-            .classifier
-            .update(&rows, &ids, classes, &model.vectorizer, &merged, &ours)?;
+        let (old, classifier) = (&model.vectorizer, &mut model.classifier);
+        if multi {
+            classifier.update_sets(&rows, &sets, classes, old, &merged, &ours)?;
+        } else {
+            let ids: Vec<u32> = (0..sets.len()).map(|i| sets.row(i)[0]).collect();
+            classifier.update(&rows, &ids, classes, old, &merged, &ours)?;
+        }
         model.info.docs_per_class.resize(classes, 0);
-        ids.iter()
-            .for_each(|&c| model.info.docs_per_class[c as usize] += 1);
+        let per_class = sets.counts(classes);
+        (model.info.docs_per_class.iter_mut().zip(per_class)).for_each(|(n, new)| *n += new);
         model.info.corpora.push(name.display().to_string());
         model.info.written = utc_now();
         model.vectorizer = merged;
         Ok(Updated { documents })
     }
+}
+
+/// Each document's labels as class ids, adding new labels to `labels`; every document needs
+/// one. A single-label document's set is its one class.
+fn label_ids(name: &Path, labels: &mut Vec<String>, sets: &[Vec<String>]) -> Result<LabelSets> {
+    let mut ids = LabelSets::new();
+    for set in sets {
+        if set.is_empty() {
+            return Err(Error::input(
+                name,
+                "updating needs a label on every document",
+            ));
+        }
+        let row: Vec<u32> = set.iter().map(|label| class_id(labels, label)).collect();
+        ids.push(row);
+    }
+    Ok(ids)
 }

@@ -30,6 +30,9 @@ pub struct InputArgs {
     /// Truncate documents longer than this many bytes, with a warning (at most 100 MiB).
     #[arg(long, default_value_t = DEFAULT_MAX_DOC_BYTES, value_name = "BYTES")]
     pub max_doc_bytes: u64,
+    /// Split a TSV label field at this string into several labels (multi-label data), e.g. `,`.
+    #[arg(long, value_name = "SEP")]
+    pub label_sep: Option<String>,
 }
 
 impl InputArgs {
@@ -45,6 +48,8 @@ impl InputArgs {
             max_doc_bytes: self.max_doc_bytes,
             tsv_header: self.header,
             tsv_ids: false,
+            label_sep: self.label_sep.clone(),
+            merge_folders: false,
         })
     }
 }

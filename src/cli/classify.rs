@@ -14,7 +14,7 @@ use bowline::classifier::Explanation;
 use bowline::corpus::{Entries, InputFormat, Skip};
 use bowline::flow::Analyzed;
 use bowline::io::Output;
-use bowline::model::Decision;
+use bowline::model::{Decision, MultiLabelClassifier};
 use bowline::{Error, Result, Source, TextClassifier};
 
 /// Output formats.
@@ -72,6 +72,7 @@ pub fn run(args: ClassifyArgs) -> Result<Outcome> {
     inputs.push(&args.model);
     bowline::io::refuse_overwriting_inputs(&args.output, &inputs)?;
     let classifier = TextClassifier::load(&args.model)?;
+    super::multilabel::refuse_decision_flags(&classifier, &args.decision)?;
     let decide = args.decision.decision(classifier.labels())?;
     let from_stdin = args.paths.is_empty() || args.paths == [PathBuf::from("-")];
     let mut read = args.input.options()?;
@@ -93,6 +94,7 @@ pub fn run(args: ClassifyArgs) -> Result<Outcome> {
         output: Output::create(&args.output)?,
         probabilities: vec![0.0; classifier.labels().len()],
         probabilistic: classifier.model().classifier.gives_probabilities(),
+        multi: classifier.model().classifier.multi_label(),
         line: Vec::new(),
     };
     let mut log = ReadLog::new(read.max_doc_bytes);
@@ -158,6 +160,8 @@ struct ResultWriter<'m> {
     probabilities: Vec<f64>,
     /// Whether they are probabilities in earnest, or an uncalibrated SVM's scores.
     probabilistic: bool,
+    /// A multi-label model's decision: every label above its threshold is written.
+    multi: Option<&'m MultiLabelClassifier>,
     line: Vec<u8>,
 }
 
@@ -167,6 +171,15 @@ impl ResultWriter<'_> {
         self.line.clear();
         let entry = &item.entry;
         match &entry.skip {
+            None if self.multi.is_some() => {
+                let chosen = self
+                    .multi
+                    .map_or(Vec::new(), |m| m.decision.predict(&self.probabilities));
+                let (labels, scores) = (self.labels, &self.probabilities);
+                let given = chosen.into_iter().map(|c| (labels[c].as_str(), scores[c]));
+                let json = self.format == ClassifyFormat::Jsonl;
+                super::multilabel::format_labels(&mut self.line, &entry.doc.id, given, json)?;
+            }
             None => {
                 let best = self.decide.decide(&self.probabilities);
                 let explanation = self

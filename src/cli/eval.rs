@@ -82,6 +82,9 @@ struct JsonReport<'a> {
 /// Runs the command.
 pub fn run(args: EvalArgs) -> Result<Outcome> {
     let classifier = TextClassifier::load(&args.model)?;
+    if classifier.is_multi_label() {
+        return super::multilabel::eval(&classifier, &args);
+    }
     let decide = args.decision.decision(classifier.labels())?;
     if let Some(page) = &args.html {
         bowline::io::refuse_overwriting_inputs(page, &[&args.model, &args.corpus])?;

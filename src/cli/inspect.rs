@@ -10,6 +10,7 @@ use serde_json::{json, Value};
 
 use super::Outcome;
 use bowline::analyze::{AnalyzerConfig, StopWords};
+use bowline::model::multilabel::PerLabel;
 use bowline::model::{Classifier, NbKind, Priors, Similarity, TermBasis, TrainingInfo};
 use bowline::vectorize::{DfBound, VectorizerConfig};
 use bowline::{Result, TextClassifier};
@@ -156,6 +157,18 @@ fn parameters(classifier: &Classifier) -> Value {
             let kept = selected.columns.iter().filter(|&&c| c != u32::MAX).count();
             json!({ "selected_features": kept, "inner": parameters(&selected.inner) })
         }
+        Classifier::MultiLabel(multi) => {
+            let per_label = match &multi.scorer {
+                PerLabel::Svm(svm) => json!({ "svm_c": svm.params().c }),
+                PerLabel::NaiveBayes(nb) => json!({ "naive_bayes_alpha": nb.counts().0.alpha() }),
+            };
+            json!({
+                "per_label": per_label,
+                "thresholds": multi.decision.thresholds,
+                "min_labels": multi.decision.min_labels,
+                "thresholds_chosen_by": multi.decision.tuned_by,
+            })
+        }
     }
 }
 
@@ -228,6 +241,25 @@ fn text(inspection: &Inspection, classifier: &Classifier) -> String {
 /// The kind in words, with its parameters.
 fn kind_text(classifier: &Classifier) -> String {
     match classifier {
+        Classifier::MultiLabel(multi) => {
+            let per_label = match &multi.scorer {
+                PerLabel::Svm(svm) => format!("a linear SVM per label, C {}", svm.params().c),
+                PerLabel::NaiveBayes(nb) => {
+                    let event = match nb.kind() {
+                        NbKind::Bernoulli => "Bernoulli",
+                        _ => "multinomial",
+                    };
+                    format!(
+                        "{event} naive Bayes per label, alpha {}",
+                        nb.counts().0.alpha()
+                    )
+                }
+            };
+            format!(
+                "multi-label: {per_label}; at least {} label(s) a document; thresholds chosen by {}",
+                multi.decision.min_labels, multi.decision.tuned_by
+            )
+        }
         Classifier::NaiveBayes(nb) => {
             let event = match nb.kind() {
                 NbKind::Multinomial => "multinomial",

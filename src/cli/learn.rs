@@ -129,7 +129,15 @@ pub fn run(args: LearnArgs) -> Result<Outcome> {
                     report(&record, learner.labels());
                 }
             }
-            learner.learn_terms(&item.terms, class)?;
+            // A document with several labels (JSONL `labels`, --label-sep) needs a multi-label
+            // model; the prequential record above scores its first label.
+            let labels = &item.entry.doc.labels;
+            if labels.is_empty() {
+                learner.learn_terms(&item.terms, class)?;
+            } else {
+                let classes: Vec<u32> = labels.iter().map(|l| learner.class_of(l)).collect();
+                learner.learn_labels(&item.terms, &classes)?;
+            }
             learned += 1;
             if learned % args.checkpoint_every == 0 {
                 learner.to_model()?.save_locked(&lock)?;

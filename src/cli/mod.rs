@@ -12,6 +12,7 @@ mod inspect;
 mod learn;
 mod log;
 pub mod memory;
+mod multilabel;
 mod rank;
 mod select;
 #[cfg(feature = "serve")]

@@ -8,6 +8,7 @@ use super::log::ReadLog;
 use super::tune::TuneArgs;
 use super::{AnalysisArgs, InputArgs, Outcome, RuntimeArgs, VocabularyArgs};
 use bowline::analyze::AnalyzerConfig;
+use bowline::classifier::MultiLabelOptions;
 use bowline::model::{
     Classifier, Kind, KnnParams, Loss, Params, Priors, Similarity, SvmParams, Trainer,
 };
@@ -91,6 +92,8 @@ pub struct TrainArgs {
     #[arg(long)]
     pub seed: Option<u64>,
     #[command(flatten)]
+    pub multi: MultiLabelArgs,
+    #[command(flatten)]
     pub tune: TuneArgs,
     /// With --tune: print the trials as JSON instead of a table.
     #[arg(long, requires = "tune")]
@@ -103,6 +106,35 @@ pub struct TrainArgs {
     pub weighting: VocabularyArgs,
     #[command(flatten)]
     pub runtime: RuntimeArgs,
+}
+
+/// Flags of multi-label training.
+#[derive(Debug, Args)]
+pub struct MultiLabelArgs {
+    /// Train a multi-label model (one binary problem per label) even if no document has
+    /// several labels; with class folders, the same file in several folders is one document
+    /// with each folder's label. Without it, a corpus with a document of several labels
+    /// (JSONL `labels`, TSV with --label-sep) trains a multi-label model.
+    #[arg(long)]
+    pub multi_label: bool,
+    /// Multi-label: every document gets at least this many labels, the highest-scoring.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub min_labels: u32,
+    /// Multi-label: choose each label's threshold by its best F1 over this many folds of the
+    /// training data; 0 keeps every threshold at 0 (the classifiers' natural boundary).
+    #[arg(long, default_value_t = 5, value_name = "K")]
+    pub threshold_folds: usize,
+}
+
+impl MultiLabelArgs {
+    /// The library's options; `seed` deals the folds.
+    pub fn options(&self, seed: u64) -> MultiLabelOptions {
+        MultiLabelOptions {
+            min_labels: self.min_labels,
+            folds: self.threshold_folds,
+            seed,
+        }
+    }
 }
 
 const SVM_ONLY: &str =
@@ -206,6 +238,11 @@ pub fn run(args: TrainArgs) -> Result<Outcome> {
     if args.seed.is_some() && kind != Kind::Svm {
         return Err(Error::Config(SVM_ONLY.into()));
     }
+    if args.tune.tune && args.multi.multi_label {
+        return Err(Error::Config(
+            "--tune searches single-label settings; train a multi-label model without it".into(),
+        ));
+    }
     let (corpus, analysis) = source(&args, kind)?;
     let analysis = args.analysis.config_over(&analysis)?;
     let config = args.weighting.config_over(&kind.default_vectorizer())?;
@@ -214,6 +251,7 @@ pub fn run(args: TrainArgs) -> Result<Outcome> {
     if args.index.is_some() {
         read.format = Some(bowline::corpus::InputFormat::Index);
     }
+    read.merge_folders = args.multi.multi_label;
     let pipeline = args.runtime.start()?;
     let mut log = ReadLog::new(read.max_doc_bytes);
     let source = Source::open(corpus, &read)?;
@@ -229,7 +267,9 @@ pub fn run(args: TrainArgs) -> Result<Outcome> {
             .sum::<u64>();
         (outcome.model, documents as usize)
     } else {
-        let fitted = builder.fit_source(source, &mut reading)?;
+        let options = args.multi.options(args.seed.unwrap_or(1));
+        let fitted =
+            builder.fit_labelled(source, &mut reading, &options, args.multi.multi_label)?;
         (fitted.classifier, fitted.documents)
     };
     drop(reading);
@@ -247,6 +287,13 @@ pub fn run(args: TrainArgs) -> Result<Outcome> {
             started.elapsed().as_secs_f64(),
             args.output.display()
         );
+        if let Some(multi) = model.classifier.multi_label() {
+            eprintln!(
+                "bowline: multi-label model, one binary problem per label; thresholds: {}; at \
+                 least {} label(s) per document",
+                multi.decision.tuned_by, multi.decision.min_labels
+            );
+        }
     }
     Ok(log.outcome())
 }

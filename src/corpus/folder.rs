@@ -50,7 +50,7 @@ fn walk_files(
                 doc: Document {
                     id: id_of(e.path()),
                     label: label.clone(),
-                    text: String::new(),
+                    ..Document::default()
                 },
                 file: Some(e.into_path()),
                 ..Entry::default()
@@ -78,6 +78,41 @@ pub(super) fn class_folders(root: &Path) -> Result<(Entries, Vec<String>)> {
         walk_files(dir, Some(name), move |path| relative_id(&root, path))
     });
     Ok((Box::new(entries), names))
+}
+
+/// A multi-label class-per-folder corpus: files with the same path below their class folders
+/// are one document, labelled with each of those folders in folder order, read from the first
+/// folder's copy. The document's id is that shared path; documents come in the order their
+/// first copy is met. The listing is read in full first, since a file's last folder may be the
+/// last one walked.
+pub(super) fn merged_class_folders(root: &Path) -> Result<(Entries, Vec<String>)> {
+    let classes = list_classes(root)?;
+    let names = classes.iter().map(|(name, _)| name.clone()).collect();
+    let mut merged: Vec<Entry> = Vec::new();
+    let mut position = std::collections::HashMap::new();
+    for (name, dir) in classes {
+        let base = dir.clone();
+        for mut entry in walk_files(dir, Some(name.clone()), move |p| relative_id(&base, p)) {
+            if !entry.is_document() {
+                merged.push(entry);
+                continue;
+            }
+            match position.get(&entry.doc.id) {
+                Some(&at) => {
+                    let first: &mut Entry = &mut merged[at];
+                    let mut set = first.doc.label_set();
+                    set.push(name.clone());
+                    first.doc.set_labels(set);
+                }
+                None => {
+                    position.insert(entry.doc.id.clone(), merged.len());
+                    entry.doc.set_labels(vec![name.clone()]);
+                    merged.push(entry);
+                }
+            }
+        }
+    }
+    Ok((Box::new(merged.into_iter()), names))
 }
 
 /// Unlabeled input: one file, or every file below a folder. Ids are the paths as reached from the

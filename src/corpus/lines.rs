@@ -126,6 +126,7 @@ pub(super) fn tsv(path: &Path, options: &ReadOptions) -> Result<Entries> {
     let source: Arc<Path> = Arc::from(path);
     let (force_header, ids, max_doc_bytes) =
         (options.tsv_header, options.tsv_ids, options.max_doc_bytes);
+    let label_sep = options.label_sep.clone().filter(|sep| !sep.is_empty());
     let (first, header) = if ids {
         ("id", "id")
     } else {
@@ -158,17 +159,38 @@ pub(super) fn tsv(path: &Path, options: &ReadOptions) -> Result<Entries> {
             return Some(Entry::failed(line_id(&path_buf, number), err));
         }
         let text = line[tab + 1..].to_vec();
-        let (id, label) = if ids {
-            (key.to_string(), None)
-        } else {
-            (number.to_string(), Some(key.to_string()))
-        };
         let mut entry = Entry::default();
-        (entry.doc.id, entry.doc.label) = (id, label);
+        if ids {
+            entry.doc.id = key.to_string();
+        } else {
+            entry.doc.id = number.to_string();
+            entry
+                .doc
+                .set_labels(split_labels(key, label_sep.as_deref()));
+        }
         load_line(&mut entry, text, dropped, max_doc_bytes, &source, number);
         Some(entry)
     });
     Ok(Box::new(lines))
+}
+
+/// A TSV label field as labels: split at `sep` when given, each part trimmed, empty parts
+/// dropped (a field of separators alone keeps the field whole).
+fn split_labels(field: &str, sep: Option<&str>) -> Vec<String> {
+    let Some(sep) = sep else {
+        return vec![field.to_string()];
+    };
+    let parts: Vec<String> = field
+        .split(sep)
+        .map(str::trim)
+        .filter(|part| !part.is_empty())
+        .map(str::to_string)
+        .collect();
+    if parts.is_empty() {
+        vec![field.to_string()]
+    } else {
+        parts
+    }
 }
 
 /// One JSONL record. Fields other than these are ignored.
@@ -176,10 +198,11 @@ pub(super) fn tsv(path: &Path, options: &ReadOptions) -> Result<Entries> {
 struct JsonRecord {
     id: Option<serde_json::Value>,
     label: Option<String>,
+    labels: Option<Vec<String>>,
     text: String,
 }
 
-/// `{"id"?, "label"?, "text"}` per line; the id defaults to the line number, and a numeric id is
+/// `{"id"?, "label"?, "labels"?, "text"}` per line; the id defaults to the line number, and a numeric id is
 /// written as its decimal form. Blank lines are skipped.
 pub(super) fn jsonl(path: &Path, max_doc_bytes: u64) -> Result<Entries> {
     let path_buf = path.to_path_buf();
@@ -227,10 +250,15 @@ fn json_entry(number: u64, record: JsonRecord, max_doc_bytes: u64, source: &Arc<
         doc: Document {
             id,
             label: record.label,
-            text: String::new(),
+            ..Document::default()
         },
         ..Entry::default()
     };
+    // `labels` says a document's labels in full; a `label` beside it comes first.
+    if let Some(labels) = record.labels {
+        let set = entry.doc.label.take().into_iter().chain(labels).collect();
+        entry.doc.set_labels(set);
+    }
     load_line(
         &mut entry,
         record.text.into_bytes(),

@@ -28,10 +28,43 @@ use crate::error::{Error, Result};
 pub struct Document {
     /// A stable name: the path relative to the corpus root, or the line number in a line file.
     pub id: String,
-    /// The class, when the input says it.
+    /// The class, when the input says it; for a document with several labels, the first.
     pub label: Option<String>,
+    /// Every label, when the input gives a document more than one (JSONL `labels`, TSV with a
+    /// label separator, the same file in several class folders); empty otherwise, when `label`
+    /// says it all.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub labels: Vec<String>,
     /// The decoded text.
     pub text: String,
+}
+
+impl Document {
+    /// The document's labels: `labels` when it has several, else `label` alone, else none.
+    pub fn label_set(&self) -> Vec<String> {
+        if self.labels.is_empty() {
+            self.label.iter().cloned().collect()
+        } else {
+            self.labels.clone()
+        }
+    }
+
+    /// Gives the document `set` as its labels: the first is `label`, and `labels` holds them
+    /// all when there are several. Repeats are dropped, keeping the first of each.
+    pub fn set_labels(&mut self, set: Vec<String>) {
+        let mut distinct: Vec<String> = Vec::with_capacity(set.len());
+        for label in set {
+            if !distinct.contains(&label) {
+                distinct.push(label);
+            }
+        }
+        self.label = distinct.first().cloned();
+        self.labels = if distinct.len() > 1 {
+            distinct
+        } else {
+            Vec::new()
+        };
+    }
 }
 
 /// Why an entry is not a document after all.
@@ -101,7 +134,7 @@ pub enum InputFormat {
     Files,
     /// `label<TAB>text` per line (`id<TAB>text` for `classify`).
     Tsv,
-    /// `{"id"?, "label"?, "text"}` per line.
+    /// `{"id"?, "label"? or "labels"?, "text"}` per line.
     Jsonl,
     /// One unlabeled document per line.
     Lines,
@@ -143,6 +176,11 @@ pub struct ReadOptions {
     /// The first TSV field is the document's id (`id<TAB>text`, as `classify` reads), not its
     /// label.
     pub tsv_ids: bool,
+    /// Splits a TSV label field at this string into a document's labels (multi-label data).
+    pub label_sep: Option<String>,
+    /// The same file (by its path below the class folder) in several class folders is one
+    /// document with each folder's label, instead of one document per folder.
+    pub merge_folders: bool,
 }
 
 impl Default for ReadOptions {
@@ -152,6 +190,8 @@ impl Default for ReadOptions {
             max_doc_bytes: DEFAULT_MAX_DOC_BYTES,
             tsv_header: false,
             tsv_ids: false,
+            label_sep: None,
+            merge_folders: false,
         }
     }
 }
@@ -170,6 +210,7 @@ pub fn open(path: &Path, options: &ReadOptions) -> Result<(Entries, Vec<String>)
     }
     let limit = options.max_doc_bytes;
     match format {
+        InputFormat::Folder if options.merge_folders => folder::merged_class_folders(path),
         InputFormat::Folder => folder::class_folders(path),
         InputFormat::Files => Ok((folder::unlabeled_files(path), Vec::new())),
         InputFormat::Tsv => Ok((lines::tsv(path, options)?, Vec::new())),

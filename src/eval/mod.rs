@@ -4,6 +4,7 @@
 
 pub mod curves;
 mod metrics;
+mod multilabel;
 mod prequential;
 pub mod reliability;
 mod scores;
@@ -12,6 +13,7 @@ mod split;
 
 pub use curves::{class_curves, ClassCurves, PrecisionRecall, Roc};
 pub use metrics::{ClassMetrics, Confusion, Report};
+pub use multilabel::{LabelScores, MultiLabelCounts, MultiLabelMetrics};
 pub use prequential::Prequential;
 pub use reliability::{reliability, Reliability};
 pub use scores::{Curves, ScoreKind, ScoreTable};

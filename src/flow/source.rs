@@ -48,22 +48,40 @@ impl Source {
     ) -> Self {
         let docs = pairs
             .into_iter()
-            .map(|(label, text)| (Some(label.into()), text.into()));
+            .map(|(label, text)| (vec![label.into()], text.into()));
+        Self::in_memory(docs)
+    }
+
+    /// Documents held in memory with their label sets, as `(labels, text)` pairs; each
+    /// document's id is its position, counted from 1 as lines are.
+    pub fn multi_labelled<L: Into<String>, T: Into<String>>(
+        pairs: impl IntoIterator<Item = (Vec<L>, T)>,
+    ) -> Self {
+        let docs = pairs.into_iter().map(|(labels, text)| {
+            let labels = labels.into_iter().map(Into::into).collect();
+            (labels, text.into())
+        });
         Self::in_memory(docs)
     }
 
     /// Unlabeled documents held in memory; each document's id is its position, from 1.
     pub fn texts<T: Into<String>>(texts: impl IntoIterator<Item = T>) -> Self {
-        Self::in_memory(texts.into_iter().map(|text| (None, text.into())))
+        Self::in_memory(texts.into_iter().map(|text| (Vec::new(), text.into())))
     }
 
-    fn in_memory(docs: impl Iterator<Item = (Option<String>, String)>) -> Self {
+    fn in_memory(docs: impl Iterator<Item = (Vec<String>, String)>) -> Self {
         let entries: Vec<Entry> = docs
             .enumerate()
-            .map(|(i, (label, text))| {
+            .map(|(i, (labels, text))| {
                 let bytes = text.len() as u64;
                 let id = (i + 1).to_string();
-                Entry::loaded(Document { id, label, text }, bytes)
+                let mut doc = Document {
+                    id,
+                    text,
+                    ..Document::default()
+                };
+                doc.set_labels(labels);
+                Entry::loaded(doc, bytes)
             })
             .collect();
         Source {

@@ -365,6 +365,7 @@ fn entry_of(doc: &TantivyDocument, f: &Fields, dir: &Path) -> Result<(u64, Entry
         id: text(f.id).ok_or_else(|| missing("an id"))?.to_string(),
         label: text(f.label).map(str::to_string),
         text: text(f.text).ok_or_else(|| missing("a text"))?.to_string(),
+        ..Document::default()
     };
     let seq = number(f.seq).ok_or_else(|| missing("a sequence number"))?;
     let mut entry = Entry::loaded(document, number(f.bytes).unwrap_or(0));

@@ -27,6 +27,7 @@
 //!   except for a document with no neighbour, whose vote is the class's share of the training
 //!   documents: all bias.
 
+use super::multilabel::PerLabel;
 use super::Classifier;
 
 /// A class's score taken apart: `bias` plus the sum of `terms`' contributions is `score`.
@@ -68,6 +69,10 @@ impl Classifier {
             Classifier::NaiveBayes(nb) => nb.attribute(indices, values, class),
             Classifier::Svm(svm) => svm.attribute(indices, values, class),
             Classifier::Knn(knn) => knn.attribute(indices, values, class),
+            Classifier::MultiLabel(multi) => match &multi.scorer {
+                PerLabel::Svm(svm) => svm.attribute(indices, values, class),
+                PerLabel::NaiveBayes(nb) => nb.attribute(indices, values, class),
+            },
             Classifier::Selected(selected) => {
                 // Selected columns are numbered in vocabulary order, so `kept` is sorted by both.
                 let kept: Vec<(u32, u32, f64)> = indices

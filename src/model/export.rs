@@ -41,6 +41,7 @@
 //! - `training`: the corpora, documents per class, the bowline version, what `train --tune`
 //!   chose, and when the model was written.
 
+use super::multilabel::PerLabel;
 use serde::ser::{SerializeStruct, Serializer};
 use serde::Serialize;
 
@@ -96,6 +97,14 @@ impl Serialize for Exported<'_> {
             Classifier::Svm(svm) => svm_fields(svm, serializer),
             Classifier::NaiveBayes(nb) => naive_bayes_fields(nb, serializer),
             Classifier::Knn(knn) => knn_fields(knn, serializer),
+            Classifier::MultiLabel(multi) => {
+                let mut s = serializer.serialize_struct("MultiLabel", 4)?;
+                s.serialize_field("type", "multi_label")?;
+                s.serialize_field("thresholds", &multi.decision.thresholds)?;
+                s.serialize_field("min_labels", &multi.decision.min_labels)?;
+                s.serialize_field("per_label", &PerLabelExported(&multi.scorer))?;
+                s.end()
+            }
             Classifier::Selected(selected) => {
                 let mut s = serializer.serialize_struct("Selected", 3)?;
                 s.serialize_field("type", "selected")?;
@@ -113,6 +122,35 @@ impl Serialize for Exported<'_> {
                 s.end()
             }
         }
+    }
+}
+
+/// A multi-label model's binary problems: an SVM whose classes are the labels, or naive Bayes
+/// with each label's counts (`positives`) and the counts over all documents (`all`).
+struct PerLabelExported<'a>(&'a PerLabel);
+
+impl Serialize for PerLabelExported<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            PerLabel::Svm(svm) => svm_fields(svm, serializer),
+            PerLabel::NaiveBayes(nb) => {
+                let (positives, all) = nb.counts();
+                let mut s = serializer.serialize_struct("BinaryNb", 3)?;
+                s.serialize_field("type", "binary_naive_bayes")?;
+                s.serialize_field("positives", &NaiveBayesExported(positives))?;
+                s.serialize_field("all", &NaiveBayesExported(all))?;
+                s.end()
+            }
+        }
+    }
+}
+
+/// Naive Bayes counts as `naive_bayes_fields` writes them.
+struct NaiveBayesExported<'a>(&'a NaiveBayes);
+
+impl Serialize for NaiveBayesExported<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        naive_bayes_fields(self.0, serializer)
     }
 }
 

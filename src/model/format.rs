@@ -15,8 +15,13 @@ use crate::error::{Error, Result};
 use crate::vectorize::FittedVectorizer;
 
 const MAGIC: &[u8; 8] = b"BOWLINE\x01";
-/// The format this bowline writes. It reads this one and the earlier ones in [`legacy`].
-pub const FORMAT_VERSION: u32 = 4;
+/// The newest format this bowline writes, that of a multi-label model. It reads this one and
+/// the earlier ones: [`SINGLE_LABEL_VERSION`] and those in [`legacy`].
+pub const FORMAT_VERSION: u32 = 5;
+/// The format of a model without multi-label parts, written as before multi-label models
+/// existed, so that older bowlines still read it (version 5 only added a kind of classifier,
+/// at the end of the list, so a version 4 file decodes as version 5).
+pub const SINGLE_LABEL_VERSION: u32 = 4;
 const HEADER: usize = 8 + 4 + 8 + 4;
 
 /// A model file's contents.
@@ -61,7 +66,7 @@ impl Model {
         postcard::to_io(self, &mut digest).map_err(encode)?;
         let mut header = Vec::with_capacity(HEADER);
         header.extend_from_slice(MAGIC);
-        header.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        header.extend_from_slice(&self.format_version().to_le_bytes());
         header.extend_from_slice(&digest.length.to_le_bytes());
         header.extend_from_slice(&digest.crc.finalize().to_le_bytes());
         out.write_all(&header).map_err(|e| Error::io(path, e))?;
@@ -69,6 +74,16 @@ impl Model {
             return Err(fail(e, &mut out));
         }
         Ok(())
+    }
+
+    /// The version this model is written as: [`FORMAT_VERSION`] for a multi-label model, which
+    /// an older bowline cannot read and should say so, else [`SINGLE_LABEL_VERSION`].
+    pub fn format_version(&self) -> u32 {
+        if self.classifier.multi_label().is_some() {
+            FORMAT_VERSION
+        } else {
+            SINGLE_LABEL_VERSION
+        }
     }
 
     /// Decodes a model; `path` names the file in error messages.
@@ -91,7 +106,7 @@ impl Model {
             out
         };
         let version = u64::from_le_bytes(field(8..12)) as u32;
-        if version != FORMAT_VERSION && version != legacy::VERSION_3 {
+        if !(legacy::VERSION_3..=FORMAT_VERSION).contains(&version) {
             return Err(problem(format!(
                 "model format version {version}; this bowline reads versions {} to \
                  {FORMAT_VERSION}",

@@ -3,6 +3,8 @@
 
 use serde::Serialize;
 
+use super::linear_svm::LinearSvm;
+use super::multilabel::PerLabel;
 use super::Classifier;
 
 /// What the values of a class's top terms are.
@@ -18,6 +20,9 @@ pub enum TermBasis {
     /// k-NN, which has no per-class weights: the term's weight under the similarity summed over
     /// the class's training documents (their centroid, up to a factor).
     TrainingWeight,
+    /// Multi-label naive Bayes: what one unit of the term adds to the label's log odds, a
+    /// log-likelihood ratio of the documents with the label against those without.
+    LabelLogOdds,
 }
 
 impl TermBasis {
@@ -30,6 +35,9 @@ impl TermBasis {
             }
             TermBasis::TrainingWeight => {
                 "summed weight in the class's training documents (k-NN has no per-class weights)"
+            }
+            TermBasis::LabelLogOdds => {
+                "log-likelihood ratio of the label's documents against the others, per unit"
             }
         }
     }
@@ -58,14 +66,19 @@ impl Classifier {
                 });
                 ranked(TermBasis::LogLikelihoodRatio, nb.classes(), k, rows)
             }
-            Classifier::Svm(svm) => {
-                let classes = svm.intercepts().len();
-                let rows = (0..svm.features()).map(|j| {
-                    let weights = (0..classes).filter_map(|c| svm.weight(j, c)).collect();
-                    (j as u32, weights)
-                });
-                ranked(TermBasis::SvmWeight, classes, k, rows)
-            }
+            Classifier::Svm(svm) => svm_terms(svm, k),
+            Classifier::MultiLabel(multi) => match &multi.scorer {
+                PerLabel::Svm(svm) => svm_terms(svm, k),
+                PerLabel::NaiveBayes(nb) => {
+                    let labels = multi.labels();
+                    let mut weights = vec![0.0; labels];
+                    let rows = (0..nb.counts().1.features()).map(|j| {
+                        nb.term_weights(j, &mut weights);
+                        (j as u32, weights.clone())
+                    });
+                    ranked(TermBasis::LabelLogOdds, labels, k, rows)
+                }
+            },
             Classifier::Knn(knn) => {
                 let classes = knn.class_weights().into_iter().map(|counts| {
                     let mut top = Top::new(k);
@@ -94,6 +107,16 @@ impl Classifier {
             }
         }
     }
+}
+
+/// Each class's `k` terms of largest SVM weight.
+fn svm_terms(svm: &LinearSvm, k: usize) -> ClassTerms {
+    let classes = svm.intercepts().len();
+    let rows = (0..svm.features()).map(|j| {
+        let weights = (0..classes).filter_map(|c| svm.weight(j, c)).collect();
+        (j as u32, weights)
+    });
+    ranked(TermBasis::SvmWeight, classes, k, rows)
 }
 
 /// The top `k` of each of `classes` classes, from rows of (column, one value per class).

@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::multilabel::{BinaryNb, LabelSets, MultiLabel, MultiLabelClassifier, PerLabel};
 use super::{
     normalize_log_probabilities, normalize_votes, ColumnChange, Knn, KnnParams, LinearSvm,
     NaiveBayes, NbKind, Priors, SvmParams,
@@ -178,6 +179,37 @@ impl Trainer {
         })
     }
 
+    /// Trains a binary problem per label on rows with label sets `sets` out of `labels`
+    /// labels (binary relevance), with every threshold at the natural boundary and at least
+    /// `min_labels` labels per document. k-NN and complement naive Bayes have no such form.
+    pub fn fit_sets(
+        &self,
+        x: &Matrix,
+        sets: &LabelSets,
+        labels: usize,
+        min_labels: u32,
+    ) -> Result<Classifier> {
+        let scorer = match self {
+            Trainer::NaiveBayes(kind, alpha, _) => {
+                let mut nb = BinaryNb::new(*kind, *alpha, labels, x.cols())?;
+                nb.add(x, sets);
+                PerLabel::NaiveBayes(Box::new(nb))
+            }
+            Trainer::Svm(params, _) => {
+                PerLabel::Svm(LinearSvm::train_sets(x, sets, labels, *params)?)
+            }
+            Trainer::Knn(..) => {
+                return Err(Error::Config(
+                    "k-NN has no multi-label form; use svm, mnb or bnb".into(),
+                ))
+            }
+        };
+        Ok(Classifier::MultiLabel(Box::new(MultiLabelClassifier {
+            scorer,
+            decision: MultiLabel::untuned(labels, min_labels),
+        })))
+    }
+
     /// The kind this trainer trains.
     pub fn kind(&self) -> Kind {
         match self {
@@ -240,6 +272,9 @@ pub enum Classifier {
     Selected(Selected),
     /// k-nearest neighbours over the training documents.
     Knn(Knn),
+    /// Binary relevance for multi-label data: a score and a threshold per label. (Last, so that
+    /// the variants before it keep their numbers in the model file.)
+    MultiLabel(Box<MultiLabelClassifier>),
 }
 
 /// A classifier over a subset of the columns.
@@ -260,6 +295,7 @@ impl Classifier {
             Classifier::NaiveBayes(nb) => nb.scorer().scores(indices, values, out),
             Classifier::Svm(svm) => svm.scores(indices, values, out),
             Classifier::Knn(knn) => knn.scores(indices, values, out),
+            Classifier::MultiLabel(multi) => multi.scores(indices, values, out),
             Classifier::Selected(selected) => {
                 // Selected columns are numbered in vocabulary order, so the row stays sorted.
                 let (kept, weights): (Vec<u32>, Vec<f64>) = indices
@@ -279,7 +315,7 @@ impl Classifier {
     /// for an uncalibrated SVM, whose values are a softmax of decision values that ranks the
     /// classes but is not calibrated, and should be called scores.
     pub fn gives_probabilities(&self) -> bool {
-        self.svm().is_none_or(LinearSvm::is_calibrated)
+        self.multi_label().is_none() && self.svm().is_none_or(LinearSvm::is_calibrated)
     }
 
     /// Fills `out` (one slot per class) with one weighted row's class probabilities: its
@@ -292,13 +328,16 @@ impl Classifier {
     /// Turns one document's scores into class probabilities, in place: naive Bayes posteriors; a
     /// calibrated SVM's Platt probabilities; for an uncalibrated SVM, a softmax of the decision
     /// values, which ranks classes but is not a calibrated probability; for k-NN, each class's
-    /// share of the neighbours' votes.
+    /// share of the neighbours' votes; for a multi-label model, its per-label scores unchanged.
     pub fn probabilities(&self, scores: &mut [f64]) {
         let calibrated = match self {
             Classifier::Svm(svm) => svm.calibrate_scores(scores),
             Classifier::NaiveBayes(_) => false,
             Classifier::Selected(selected) => return selected.inner.probabilities(scores),
             Classifier::Knn(_) => return normalize_votes(scores),
+            // A multi-label model's scores stay as they are: its thresholds are on them, and a
+            // document may have several labels, so they are not normalized over labels.
+            Classifier::MultiLabel(_) => return,
         };
         if !calibrated {
             normalize_log_probabilities(scores);
@@ -311,6 +350,7 @@ impl Classifier {
             Classifier::NaiveBayes(nb) => nb.check(),
             Classifier::Selected(selected) => selected.inner.check(),
             Classifier::Svm(svm) => svm.check(),
+            Classifier::MultiLabel(multi) => multi.check(),
             // k-NN checks its parts as it is decoded.
             Classifier::Knn(_) => Ok(()),
         }
@@ -344,6 +384,11 @@ impl Classifier {
         columns: &[u32],
     ) -> Result<()> {
         let features = merged.terms().len();
+        if let Classifier::MultiLabel(_) = self {
+            let mut sets = LabelSets::new();
+            ids.iter().for_each(|&id| sets.push([id]));
+            return self.update_sets(rows, &sets, classes, old, merged, columns);
+        }
         match self {
             Classifier::NaiveBayes(nb) => {
                 nb.remap(columns, features, classes);
@@ -362,8 +407,42 @@ impl Classifier {
                 knn.add(rows, ids)?;
             }
             Classifier::Selected(_) => return Err(not_updatable()),
+            Classifier::MultiLabel(_) => unreachable!("multi-label models return above"),
         }
         Ok(())
+    }
+
+    /// Learns more multi-label rows: `rows` (weighted by `merged`) with label sets `sets` out of
+    /// `labels` labels, as [`Classifier::update`] does for single-label rows. Only a
+    /// multi-label classifier takes label sets.
+    pub fn update_sets(
+        &mut self,
+        rows: &Matrix,
+        sets: &LabelSets,
+        labels: usize,
+        old: &FittedVectorizer,
+        merged: &FittedVectorizer,
+        columns: &[u32],
+    ) -> Result<()> {
+        let Classifier::MultiLabel(multi) = self else {
+            return Err(Error::Config(
+                "documents with several labels can only update a multi-label model".into(),
+            ));
+        };
+        let change = ColumnChange {
+            columns,
+            rescale: &rescale(old, merged, columns),
+            l2: merged.config().weighting.norm == Norm::L2,
+        };
+        multi.update(rows, sets, labels, columns, change)
+    }
+
+    /// The multi-label classifier this is, if it is one.
+    pub fn multi_label(&self) -> Option<&MultiLabelClassifier> {
+        match self {
+            Classifier::MultiLabel(multi) => Some(multi),
+            _ => None,
+        }
     }
 
     /// The SVM this classifier is, or is trained on selected columns of.
@@ -371,6 +450,10 @@ impl Classifier {
         match self {
             Classifier::Svm(svm) => Some(svm),
             Classifier::Selected(selected) => selected.inner.svm(),
+            Classifier::MultiLabel(multi) => match &multi.scorer {
+                PerLabel::Svm(svm) => Some(svm),
+                PerLabel::NaiveBayes(_) => None,
+            },
             _ => None,
         }
     }
@@ -386,6 +469,13 @@ impl Classifier {
             Classifier::Svm(_) => Kind::Svm,
             Classifier::Selected(selected) => selected.inner.kind(),
             Classifier::Knn(_) => Kind::Knn,
+            Classifier::MultiLabel(multi) => match &multi.scorer {
+                PerLabel::Svm(_) => Kind::Svm,
+                PerLabel::NaiveBayes(nb) => match nb.kind() {
+                    NbKind::Bernoulli => Kind::Bnb,
+                    _ => Kind::Mnb,
+                },
+            },
         }
     }
 

@@ -17,6 +17,7 @@ use std::ops::Range;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::multilabel::LabelSets;
 use super::platt::Sigmoid;
 use super::reservoir::{KeptRow, Reservoir};
 use crate::error::{Error, Result};
@@ -82,6 +83,40 @@ impl SvmParams {
     }
 }
 
+/// The classes each training row belongs to: every class's binary problem is "in the class"
+/// against the rest, over the same rows.
+#[derive(Debug, Clone, Copy)]
+pub enum Targets<'a> {
+    /// One class per row: one-vs-rest.
+    Single(&'a [u32]),
+    /// A set of classes per row: binary relevance for multi-label data.
+    Sets(&'a LabelSets),
+}
+
+impl Targets<'_> {
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        match self {
+            Targets::Single(labels) => labels.len(),
+            Targets::Sets(sets) => sets.len(),
+        }
+    }
+
+    /// Whether there are no rows.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Whether row `i` is in class `c`.
+    #[inline]
+    pub fn contains(&self, i: usize, c: usize) -> bool {
+        match self {
+            Targets::Single(labels) => labels[i] as usize == c,
+            Targets::Sets(sets) => sets.contains(i, c),
+        }
+    }
+}
+
 /// How one class's solve ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Convergence {
@@ -140,7 +175,7 @@ impl LinearSvm {
     pub fn train(x: &Matrix, labels: &[u32], classes: usize, params: SvmParams) -> Result<Self> {
         params.validate()?;
         let starts = (0..classes).map(|_| Start::cold()).collect();
-        let solutions = solve_classes(x, labels, &params, starts, 0)?;
+        let solutions = solve_classes(x, Targets::Single(labels), &params, starts, 0)?;
         let mut reservoir = Reservoir::new(params.reservoir, params.seed);
         keep_rows(&mut reservoir, x, labels, &solutions, 0);
         let mut svm = LinearSvm {
@@ -199,7 +234,8 @@ impl LinearSvm {
             .collect();
         let first_new = kept.len();
         let salt = self.reservoir.seen();
-        let solutions = solve_classes(&all, &all_labels, &self.params, starts, salt)?;
+        let targets = Targets::Single(&all_labels);
+        let solutions = solve_classes(&all, targets, &self.params, starts, salt)?;
         for (i, k) in self.reservoir.rows_mut().iter_mut().enumerate() {
             k.alpha = row_alpha(&solutions, i);
         }
@@ -220,6 +256,57 @@ impl LinearSvm {
             };
             sigmoids.resize(classes, mean);
         }
+        Ok(())
+    }
+
+    /// Trains one binary SVM per label of multi-label rows (label `c` against the documents
+    /// without it), in parallel. No rows are kept for updates: a reservoir holds one class per
+    /// row, so an update of a multi-label SVM continues from the weights over the new rows
+    /// alone.
+    pub fn train_sets(
+        x: &Matrix,
+        sets: &LabelSets,
+        labels: usize,
+        params: SvmParams,
+    ) -> Result<Self> {
+        params.validate()?;
+        let starts = (0..labels).map(|_| Start::cold()).collect();
+        let solutions = solve_classes(x, Targets::Sets(sets), &params, starts, 0)?;
+        let mut svm = LinearSvm {
+            params,
+            features: x.cols(),
+            weights: Vec::new(),
+            bias: Vec::new(),
+            convergence: Vec::new(),
+            calibration: None,
+            reservoir: Reservoir::new(0, params.seed),
+        };
+        svm.store(solutions);
+        Ok(svm)
+    }
+
+    /// Learns from new multi-label rows, as [`LinearSvm::update`] does for single-label ones:
+    /// each label's problem restarts from its weights (moved to the grown vocabulary) with the
+    /// new rows' dual variables at zero.
+    pub fn update_sets(
+        &mut self,
+        x: &Matrix,
+        sets: &LabelSets,
+        labels: usize,
+        change: ColumnChange,
+    ) -> Result<()> {
+        let starts = self
+            .fixed_weights(x.cols(), labels, change)
+            .into_iter()
+            .map(|weights| Start {
+                weights,
+                alpha: vec![0.0; sets.len()],
+            })
+            .collect();
+        let salt = self.reservoir.seen().wrapping_add(sets.len() as u64);
+        let solutions = solve_classes(x, Targets::Sets(sets), &self.params, starts, salt)?;
+        self.features = x.cols();
+        self.store(solutions);
         Ok(())
     }
 
@@ -427,12 +514,12 @@ fn target(label: u32, c: usize) -> f64 {
 /// updates.
 fn solve_classes(
     x: &Matrix,
-    labels: &[u32],
+    targets: Targets,
     params: &SvmParams,
     starts: Vec<Start>,
     salt: u64,
 ) -> Result<Vec<Solution>> {
-    let rows = Rows::new(x, labels)?;
+    let rows = Rows::with_targets(x, targets)?;
     let classes = starts.len();
     let groups = classes.div_ceil(dual::LANES);
     let mut starts = starts.into_iter();

@@ -14,6 +14,7 @@ pub mod inspect;
 pub mod kinds;
 pub mod knn;
 pub mod linear_svm;
+pub mod multilabel;
 pub mod naive_bayes;
 pub mod platt;
 pub mod random;
@@ -26,7 +27,8 @@ pub use info::{utc_now, TrainingInfo, Tuned};
 pub use inspect::{ClassTerms, TermBasis};
 pub use kinds::{Classifier, Kind, Params, Selected, Trainer};
 pub use knn::{normalize_votes, Knn, KnnParams, Similarity};
-pub use linear_svm::{ColumnChange, LinearSvm, Loss, SvmParams};
+pub use linear_svm::{ColumnChange, LinearSvm, Loss, SvmParams, Targets};
+pub use multilabel::{LabelSets, MultiLabel, MultiLabelClassifier};
 pub use naive_bayes::{
     normalize_log_probabilities, NaiveBayes, NbKind, OnlineNb, Priors, SparseScorer,
 };

@@ -11,6 +11,7 @@ use std::sync::OnceLock;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::multilabel::LabelSets;
 use crate::error::{Error, Result};
 use crate::vectorize::Matrix;
 use scorer::feature_totals;
@@ -69,7 +70,8 @@ impl ClassSums {
         }
     }
 
-    fn total(&self) -> f64 {
+    /// The sum of every feature's values.
+    pub fn total(&self) -> f64 {
         self.values.iter().sum()
     }
 }
@@ -221,6 +223,11 @@ impl NaiveBayes {
         self.kind
     }
 
+    /// The additive smoothing.
+    pub fn alpha(&self) -> f64 {
+        self.alpha
+    }
+
     /// Number of classes.
     pub fn classes(&self) -> usize {
         self.class_docs.len()
@@ -243,6 +250,29 @@ impl NaiveBayes {
             self.class_docs[class as usize] += 1.0;
             rows[class as usize].push(i);
         }
+        self.add_class_rows(x, rows);
+    }
+
+    /// Adds rows that may each belong to several classes: row `i` counts in every class of
+    /// `sets.row(i)` (binary relevance's positive counts).
+    pub fn add_sets(&mut self, x: &Matrix, sets: &LabelSets) {
+        let mut rows = vec![Vec::new(); self.classes()];
+        for i in 0..sets.len() {
+            for &class in sets.row(i) {
+                self.class_docs[class as usize] += 1.0;
+                rows[class as usize].push(i);
+            }
+        }
+        self.add_class_rows(x, rows);
+    }
+
+    /// Each class's sums of its features.
+    pub fn sums(&self) -> &[ClassSums] {
+        &self.sums
+    }
+
+    /// Adds rows `rows[c]` of `x` to class `c`'s sums, for every class.
+    fn add_class_rows(&mut self, x: &Matrix, rows: Vec<Vec<usize>>) {
         let bernoulli = self.kind == NbKind::Bernoulli;
         let features = x.cols().max(self.n_features);
         self.sums.par_iter_mut().zip(rows).for_each_init(

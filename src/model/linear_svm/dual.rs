@@ -13,7 +13,7 @@
 
 use std::ops::Range;
 
-use super::{Convergence, Loss, SvmParams};
+use super::{Convergence, Loss, SvmParams, Targets};
 use crate::error::Result;
 use crate::model::random::SplitMix;
 use crate::prefetch::prefetch;
@@ -31,8 +31,8 @@ use crate::vectorize::{fill_rows, for_each_renumbered, matrix_row, Matrix};
 pub struct Rows<'a> {
     /// One row per example, in the caller's columns.
     pub x: &'a Matrix,
-    /// Class id per row.
-    pub labels: &'a [u32],
+    /// The classes of each row.
+    pub targets: Targets<'a>,
     /// ‖x_i‖² + 1 (the bias feature) per row.
     norms: Vec<f64>,
     /// `x` in the solver's columns.
@@ -44,7 +44,13 @@ pub struct Rows<'a> {
 impl<'a> Rows<'a> {
     /// Wraps `x` and its labels, computing the row norms and the renumbered rows once for every
     /// group.
+    #[cfg(test)]
     pub fn new(x: &'a Matrix, labels: &'a [u32]) -> Result<Self> {
+        Self::with_targets(x, Targets::Single(labels))
+    }
+
+    /// Wraps `x` and the classes of its rows, as [`Rows::new`] does.
+    pub fn with_targets(x: &'a Matrix, targets: Targets<'a>) -> Result<Self> {
         let norms = x
             .outer_iterator()
             .map(|row| row.data().iter().map(|v| v * v).sum::<f64>() + 1.0)
@@ -65,7 +71,7 @@ impl<'a> Rows<'a> {
         })?;
         Ok(Rows {
             x,
-            labels,
+            targets,
             norms,
             renumbered,
             solver_column,
@@ -189,7 +195,7 @@ pub fn solve(
     starts: Vec<Start>,
     mut after_pass: impl FnMut(&[[f64; LANES]]),
 ) -> Solution {
-    let (k, n, m) = (classes.len(), rows.x.cols(), rows.labels.len());
+    let (k, n, m) = (classes.len(), rows.x.cols(), rows.targets.len());
     assert!(k <= LANES, "a group holds at most {LANES} classes");
     let (mut weights, mut alpha) = (vec![[0.0; LANES]; n + 1], vec![[0.0; LANES]; m]);
     for (c, start) in starts.into_iter().enumerate() {
@@ -322,7 +328,7 @@ impl Pass {
         alpha: &mut f64,
         spread: &mut (f64, f64),
     ) -> f64 {
-        let y = if rows.labels[i] as usize == self.first_class + c {
+        let y = if rows.targets.contains(i, self.first_class + c) {
             1.0
         } else {
             -1.0

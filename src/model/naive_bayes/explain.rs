@@ -37,11 +37,6 @@ impl NaiveBayes {
         out.iter_mut().for_each(|w| *w -= shared);
     }
 
-    /// The additive smoothing.
-    pub fn alpha(&self) -> f64 {
-        self.alpha
-    }
-
     /// The class priors.
     pub fn priors(&self) -> &Priors {
         &self.priors
