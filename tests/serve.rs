@@ -373,3 +373,42 @@ fn a_changed_file_is_reloaded_and_a_slow_client_is_cut_off() {
     assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
     assert_eq!(server.get("/healthz").0, 200);
 }
+
+#[test]
+fn a_multi_label_model_answers_every_label_above_its_threshold() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("tags.model");
+    let mut pairs: Vec<(Vec<&str>, String)> = Vec::new();
+    for i in 0..12 {
+        pairs.push((vec!["space"], format!("rocket orbit launch {i}")));
+        pairs.push((vec!["food"], format!("bread soup oven {i}")));
+        pairs.push((
+            vec!["space", "food"],
+            format!("astronaut food rocket soup {i}"),
+        ));
+    }
+    let model = TextClassifier::builder(bowline::Kind::Svm)
+        .fit_multi(pairs)
+        .unwrap();
+    model.save(&path).unwrap();
+    let expected: Vec<String> = model
+        .predict_labels("rocket soup")
+        .unwrap()
+        .into_iter()
+        .map(|l| l.label)
+        .collect();
+    let server = Server::start(&[arg(&path)]);
+    let (status, answer) = server.post(
+        "/v1/models/tags/classify",
+        &json!({ "texts": ["rocket soup"] }),
+    );
+    assert_eq!(status, 200, "{answer}");
+    let served: Vec<&str> = answer["predictions"][0]["labels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(served, expected);
+    assert!(!served.is_empty());
+}

@@ -45,7 +45,7 @@ impl Default for MultiLabelOptions {
 
 /// A label given to a document, with its score (an SVM margin or naive Bayes' log posterior
 /// odds; above the label's threshold unless it was needed to reach the least number of labels).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct ScoredLabel {
     /// The label.
     pub label: String,

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::models::Served;
 use super::Shared;
-use crate::classifier::{Explanation, Predictor};
+use crate::classifier::{Explanation, Predictor, ScoredLabel};
 
 /// An error answer: `{"error": ...}` with its status.
 #[derive(Debug)]
@@ -99,6 +99,9 @@ pub struct Answered {
     #[serde(skip_serializing_if = "Option::is_none")]
     score: Option<f64>,
     scores: Vec<Ranked>,
+    /// For a multi-label model: every label above its threshold, with its score.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    labels: Option<Vec<ScoredLabel>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     explanation: Option<Explanation>,
 }
@@ -134,6 +137,11 @@ fn answer(
     asked: &Asked,
 ) -> crate::Result<Answered> {
     let prediction = predictor.predict(&text);
+    let labels = if classifier.is_multi_label() {
+        Some(classifier.predict_labels(&text)?)
+    } else {
+        None
+    };
     let explanation = match asked.explain {
         Some(k) => Some(classifier.explain(&text, k)?),
         None => None,
@@ -159,6 +167,7 @@ fn answer(
         probability,
         score,
         scores,
+        labels,
         explanation,
     })
 }
