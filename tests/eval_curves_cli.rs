@@ -211,3 +211,63 @@ fn the_page_is_not_written_over_the_model() {
     assert_eq!(code, 2, "{stderr}");
     assert_eq!(std::fs::read(Path::new(&model)).unwrap(), before);
 }
+
+/// A multi-label model's page: its averaged figures and per-label bars, rendered in Chromium;
+/// `--curves` is refused rather than ignored, and `classify --explain` explains every label given.
+#[test]
+fn a_multi_label_model_gets_a_per_label_page_and_explanations() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("tags.jsonl");
+    let mut lines = String::new();
+    for i in 0..20 {
+        for (labels, text) in [
+            (r#"["space"]"#, "rocket orbit launch"),
+            (r#"["food"]"#, "bread soup oven"),
+            (r#"["space", "food"]"#, "astronaut food rocket soup"),
+        ] {
+            lines += &format!("{{\"labels\": {labels}, \"text\": \"{text} {i}\"}}\n");
+        }
+    }
+    std::fs::write(&corpus, lines).unwrap();
+    let model = dir.path().join("tags.model");
+    train_quietly(arg(&corpus), &model, "svm");
+    let page = dir.path().join("tags.html");
+    let args = [
+        "eval",
+        arg(&model),
+        arg(&corpus),
+        "--html",
+        arg(&page),
+        "-q",
+    ];
+    let (code, _, stderr) = outcome(&bowline(&args, b""));
+    assert_eq!(code, 0, "{stderr}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    for fact in [
+        "<td>micro-F1</td>",
+        "<td>Hamming loss</td>",
+        "<h2>Per label</h2>",
+    ] {
+        assert!(html.contains(fact), "{fact} missing:\n{html}");
+    }
+    if let Some(chromium) = browser::chromium() {
+        let rendered = browser::render(chromium, dir.path(), &html);
+        let titles: Vec<&str> = rendered.charts.iter().map(|c| c.title.as_str()).collect();
+        assert_eq!(titles, ["Precision, recall and F1"]);
+    }
+    let args = ["eval", arg(&model), arg(&corpus), "--curves"];
+    let (code, _, stderr) = outcome(&bowline(&args, b""));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("--curves is computed for single-label models"),
+        "{stderr}"
+    );
+    let args = ["classify", arg(&model), "--explain", "2", "-q"];
+    let (code, stdout, stderr) = outcome(&bowline(&args, b"rocket soup\n"));
+    assert_eq!(code, 0, "{stderr}");
+    let columns: Vec<&str> = stdout.trim_end().split('\t').collect();
+    assert_eq!(columns.len(), 4, "{stdout}");
+    for label in columns[1].split(',') {
+        assert!(columns[3].contains(&format!("{label}: score ")), "{stdout}");
+    }
+}

@@ -175,10 +175,15 @@ impl ResultWriter<'_> {
                 let chosen = self
                     .multi
                     .map_or(Vec::new(), |m| m.decision.predict(&self.probabilities));
+                let explanations = self.explain.map(|(k, classifier)| {
+                    let explain = |&c: &usize| classifier.explanation(&item.counted, c, k);
+                    chosen.iter().map(explain).collect::<Vec<_>>()
+                });
                 let (labels, scores) = (self.labels, &self.probabilities);
                 let given = chosen.into_iter().map(|c| (labels[c].as_str(), scores[c]));
                 let json = self.format == ClassifyFormat::Jsonl;
-                super::multilabel::format_labels(&mut self.line, &entry.doc.id, given, json)?;
+                let line = &mut self.line;
+                super::multilabel::format_labels(line, &entry.doc.id, given, explanations, json)?;
             }
             None => {
                 let best = self.decide.decide(&self.probabilities);
@@ -257,7 +262,7 @@ fn escaped(text: &str) -> String {
 /// An explanation as one readable column: `score S: bias B, TERM +C, ..., other terms +R`, whose
 /// parts add up to the score. Every figure has the same decimals, four or more, enough to show
 /// four significant digits of the largest (complement NB's scores are small fractions).
-fn explained(explanation: &Explanation) -> String {
+pub(crate) fn explained(explanation: &Explanation) -> String {
     let contributions = explanation.terms.iter().map(|t| t.contribution);
     let figures = [explanation.score, explanation.bias, explanation.other_terms];
     let largest = (contributions.clone().chain(figures))

@@ -109,7 +109,7 @@ pub fn run(args: EvalArgs) -> Result<Outcome> {
             curves: curves.as_ref(),
             reliability: reliability.as_ref(),
         };
-        let html = eval_report(&page, &header(&args, &classifier, &decide));
+        let html = eval_report(&page, &header(&args, &classifier, decided(&decide)));
         bowline::io::write_atomically(path, |out| std::io::Write::write_all(out, html.as_bytes()))?;
     }
     let shown = match args.curves {
@@ -203,8 +203,17 @@ fn curves_text(curves: &Curves) -> String {
     text
 }
 
+/// How a single-label model decided, in words.
+fn decided(decision: &Decision) -> String {
+    match decision {
+        Decision::MostProbable => "the most probable class".to_string(),
+        Decision::Threshold { at, .. } => format!("a threshold of {at} on the positive class"),
+        Decision::Costs(_) => "the least expected cost (--costs)".to_string(),
+    }
+}
+
 /// What the HTML page says it describes: the model, the corpus, the settings.
-fn header(args: &EvalArgs, classifier: &TextClassifier, decision: &Decision) -> Header {
+pub(crate) fn header(args: &EvalArgs, classifier: &TextClassifier, decided: String) -> Header {
     let model = classifier.model();
     let mut kind = model.classifier.name().to_string();
     if let Some(svm) = model.classifier.svm() {
@@ -214,11 +223,6 @@ fn header(args: &EvalArgs, classifier: &TextClassifier, decision: &Decision) -> 
             ", uncalibrated"
         };
     }
-    let decided = match decision {
-        Decision::MostProbable => "the most probable class".to_string(),
-        Decision::Threshold { at, .. } => format!("a threshold of {at} on the positive class"),
-        Decision::Costs(_) => "the least expected cost (--costs)".to_string(),
-    };
     let info = &model.info;
     let vectorizer = &model.vectorizer;
     Header::new("Evaluation report")

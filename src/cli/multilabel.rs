@@ -7,7 +7,9 @@ use serde::Serialize;
 use super::eval::EvalArgs;
 use super::log::ReadLog;
 use super::{DecisionArgs, Outcome};
+use bowline::classifier::Explanation;
 use bowline::eval::MultiLabelMetrics;
+use bowline::report::multilabel_report;
 use bowline::{Error, Result, Source, TextClassifier};
 
 /// `eval` of a multi-label model: micro, macro and per-document F1, subset accuracy, Hamming
@@ -15,12 +17,27 @@ use bowline::{Error, Result, Source, TextClassifier};
 /// several folders as one document.
 pub fn eval(classifier: &TextClassifier, args: &EvalArgs) -> Result<Outcome> {
     refuse_decision_flags(classifier, &args.decision)?;
+    if args.curves {
+        return Err(Error::Config(
+            "--curves is computed for single-label models; --html shows a multi-label model's \
+             per-label figures"
+                .into(),
+        ));
+    }
+    if let Some(page) = &args.html {
+        bowline::io::refuse_overwriting_inputs(page, &[&args.model, &args.corpus])?;
+    }
     let mut read = args.input.options()?;
     read.merge_folders = true;
     let pipeline = args.runtime.start()?;
     let mut log = ReadLog::new(read.max_doc_bytes);
     let source = Source::open(&args.corpus, &read)?;
     let metrics = classifier.evaluate_labels(source, &mut super::reading(pipeline, &mut log))?;
+    if let Some(path) = &args.html {
+        let decided = "every label above its threshold (chosen in training)".to_string();
+        let html = multilabel_report(&metrics, &super::eval::header(args, classifier, decided));
+        bowline::io::write_atomically(path, |out| out.write_all(html.as_bytes()))?;
+    }
     let shown = if args.json {
         super::json_text(&JsonMetrics {
             multi_label: true,
@@ -97,27 +114,50 @@ fn text(m: &MultiLabelMetrics) -> String {
 
 /// One document's labels in `classify`'s output: TSV `id<TAB>labels<TAB>scores`, each list
 /// joined by commas, or a JSON line `{"schema_version", "id", "labels": [{"label", "score"}]}`.
+/// With `--explain`, each given label's explanation follows: in TSV a fourth column of them
+/// joined by ` | `, in JSON an `explanations` array.
 pub fn format_labels<'a>(
     line: &mut Vec<u8>,
     id: &str,
     given: impl Iterator<Item = (&'a str, f64)>,
+    explanations: Option<Vec<Explanation>>,
     json: bool,
 ) -> Result<()> {
     let given: Vec<Given> = given.map(|(label, score)| Given { label, score }).collect();
     if json {
-        return super::json_line(line, &JsonLabels { id, labels: given });
+        let labels = JsonLabels {
+            id,
+            labels: given,
+            explanations,
+        };
+        return super::json_line(line, &labels);
     }
     let id = id.replace('\t', "\\t").replace('\n', "\\n");
     let labels: Vec<&str> = given.iter().map(|g| g.label).collect();
     let scores: Vec<String> = given.iter().map(|g| format!("{:.6}", g.score)).collect();
-    writeln!(line, "{id}\t{}\t{}", labels.join(","), scores.join(","))
-        .map_err(|e| Error::io("-", e))
+    write!(line, "{id}\t{}\t{}", labels.join(","), scores.join(","))
+        .map_err(|e| Error::io("-", e))?;
+    if let Some(explanations) = explanations {
+        let columns: Vec<String> = explanations
+            .iter()
+            .map(|e| format!("{}: {}", e.label, super::classify::explained(e)))
+            .collect();
+        let column = columns
+            .join(" | ")
+            .replace('\t', "\\t")
+            .replace('\n', "\\n");
+        write!(line, "\t{column}").map_err(|e| Error::io("-", e))?;
+    }
+    line.push(b'\n');
+    Ok(())
 }
 
 #[derive(Serialize)]
 struct JsonLabels<'a> {
     id: &'a str,
     labels: Vec<Given<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    explanations: Option<Vec<Explanation>>,
 }
 
 #[derive(Serialize)]

@@ -8,7 +8,7 @@ use super::chart::{
     bar_chart, count, escape, heatmap, line_chart, Axis, BarChart, Bars, Heatmap, LineChart, Series,
 };
 use super::page::{self, table, Header};
-use crate::eval::{Curves, Reliability, Report, ScoreKind};
+use crate::eval::{Curves, MultiLabelMetrics, Reliability, Report, ScoreKind};
 
 /// What an evaluation page shows.
 #[derive(Debug, Clone, Copy)]
@@ -77,6 +77,43 @@ pub fn eval_report(eval: &EvalPage, header: &Header) -> String {
         curve_charts(&mut page, curves);
     }
     reliability(&mut page, eval);
+    page::close(&mut page);
+    page
+}
+
+/// Renders a multi-label evaluation under `header`: the averaged figures, then each label's
+/// precision, recall and F1.
+pub fn multilabel_report(metrics: &MultiLabelMetrics, header: &Header) -> String {
+    let mut page = page::open(header);
+    page.push_str("<h2>Figures</h2>\n");
+    let figure = |name: &str, value: f64| vec![name.to_string(), format!("{value:.4}")];
+    let rows = vec![
+        vec!["documents".to_string(), count(metrics.documents)],
+        vec!["labels".to_string(), count(metrics.labels)],
+        figure("micro-F1", metrics.micro_f1),
+        figure("macro-F1", metrics.macro_f1),
+        figure("per-document (samples) F1", metrics.samples_f1),
+        figure("subset accuracy", metrics.subset_accuracy),
+        vec![
+            "Hamming loss".to_string(),
+            format!("{:.6}", metrics.hamming_loss),
+        ],
+    ];
+    table(&mut page, &["figure", "value"], &rows);
+    let rows: Vec<ClassRow> = metrics
+        .per_label
+        .iter()
+        .map(|l| ClassRow {
+            label: &l.label,
+            precision: l.precision,
+            recall: l.recall,
+            f1: l.f1,
+            support: l.support,
+            roc_auc: None,
+            average_precision: None,
+        })
+        .collect();
+    per_class_section(&mut page, "Per label", &rows);
     page::close(&mut page);
     page
 }

@@ -9,7 +9,7 @@ pub mod settings;
 pub mod stats;
 mod text;
 
-pub use eval_html::{eval_report, per_class_section, ClassRow, EvalPage};
+pub use eval_html::{eval_report, multilabel_report, per_class_section, ClassRow, EvalPage};
 pub use html::html_report;
 pub use page::Header;
 pub use text::text_report;
