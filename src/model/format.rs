@@ -119,6 +119,15 @@ impl Model {
             Error::Config(message) => problem(format!("corrupted model file: {message}")),
             other => other,
         })?;
+        // A classifier scores one class per label, and at least one. A file whose parts
+        // disagreed here passed every other check, then panicked at its first prediction,
+        // indexing past its labels (found by the model-loading fuzz target).
+        let (labels, classes) = (model.labels.len(), model.classifier.classes());
+        if classes == 0 || classes != labels {
+            return Err(problem(format!(
+                "corrupted model file: {labels} class names for a classifier of {classes} classes"
+            )));
+        }
         Ok(model)
     }
 

@@ -305,6 +305,16 @@ impl Classifier {
         }
     }
 
+    /// Number of classes it scores.
+    pub fn classes(&self) -> usize {
+        match self {
+            Classifier::NaiveBayes(nb) => nb.classes(),
+            Classifier::Svm(svm) => svm.classes(),
+            Classifier::Selected(selected) => selected.inner.classes(),
+            Classifier::Knn(knn) => knn.classes(),
+        }
+    }
+
     /// Checks the parts a damaged file could make inconsistent, where decoding alone does not.
     pub(crate) fn check(&self) -> Result<()> {
         match self {

@@ -343,6 +343,11 @@ impl LinearSvm {
         true
     }
 
+    /// Number of classes.
+    pub fn classes(&self) -> usize {
+        self.bias.len()
+    }
+
     /// The parameters it was trained with.
     pub fn params(&self) -> &SvmParams {
         &self.params

@@ -80,3 +80,19 @@ fn a_well_formed_file_with_inconsistent_parts_is_refused() {
         "{error}"
     );
 }
+
+#[test]
+fn a_model_with_a_class_name_missing_or_too_many_is_refused() {
+    for labels in [
+        vec!["x".to_string()],
+        vec![],
+        vec!["x".into(), "y".into(), "z".into()],
+    ] {
+        let mut broken = model();
+        let count = labels.len();
+        broken.labels = labels;
+        let error = error_of(&broken.to_bytes().unwrap());
+        let expected = format!("{count} class names for a classifier of 2 classes");
+        assert!(error.contains(&expected), "{error}");
+    }
+}
