@@ -139,10 +139,25 @@ impl CostMatrix {
             .map(|name| class(header_line, name))
             .collect::<Result<Vec<usize>>>()?;
         let k = labels.len();
+        // Each class appears once as a column and once as a row: one given twice would silently
+        // take the costs written last (found by the cost-matrix fuzz check).
+        let mut seen = vec![false; k];
+        if let Some(&c) = columns
+            .iter()
+            .find(|&&c| std::mem::replace(&mut seen[c], true))
+        {
+            let message = format!("'{}' appears twice as a column", labels[c]);
+            return Err(problem(header_line, message));
+        }
         let mut costs = vec![vec![f64::NAN; k]; k];
+        let mut seen = vec![false; k];
         for (number, line) in lines {
             let mut cells = line.split('\t');
             let predicted = class(number, cells.next().unwrap_or_default())?;
+            if std::mem::replace(&mut seen[predicted], true) {
+                let message = format!("'{}' appears twice as a row", labels[predicted]);
+                return Err(problem(number, message));
+            }
             let values: Vec<&str> = cells.collect();
             if values.len() != columns.len() {
                 let message = format!("{} costs, expected {}", values.len(), columns.len());
@@ -213,6 +228,11 @@ mod tests {
             ),
             ("\tham\teggs\n", "c.tsv:1: 'eggs' is not a class"),
             ("\tham\tspam\nham\t0\n", "c.tsv:2: 1 costs, expected 2"),
+            ("\tham\tham\n", "c.tsv:1: 'ham' appears twice as a column"),
+            (
+                "\tham\tspam\nham\t0\t1\nspam\t1\t0\n\nham\t0\t2\n",
+                "c.tsv:5: 'ham' appears twice as a row",
+            ),
         ];
         for (text, expected) in cases {
             let err = CostMatrix::parse(text, &labels(), Path::new("c.tsv")).unwrap_err();

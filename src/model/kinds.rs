@@ -344,11 +344,46 @@ impl Classifier {
         }
     }
 
+    /// Number of classes it scores.
+    pub fn classes(&self) -> usize {
+        match self {
+            Classifier::NaiveBayes(nb) => nb.classes(),
+            Classifier::Svm(svm) => svm.classes(),
+            Classifier::Selected(selected) => selected.inner.classes(),
+            Classifier::Knn(knn) => knn.classes(),
+            Classifier::MultiLabel(multi) => multi.labels(),
+        }
+    }
+
+    /// Number of features (vectorizer columns) it scores.
+    pub fn features(&self) -> usize {
+        match self {
+            Classifier::NaiveBayes(nb) => nb.features(),
+            Classifier::Svm(svm) => svm.features(),
+            Classifier::Selected(selected) => selected.columns.len(),
+            Classifier::Knn(knn) => knn.features(),
+            Classifier::MultiLabel(multi) => match &multi.scorer {
+                PerLabel::Svm(svm) => svm.features(),
+                PerLabel::NaiveBayes(nb) => nb.counts().1.features(),
+            },
+        }
+    }
+
     /// Checks the parts a damaged file could make inconsistent, where decoding alone does not.
     pub(crate) fn check(&self) -> Result<()> {
         match self {
             Classifier::NaiveBayes(nb) => nb.check(),
-            Classifier::Selected(selected) => selected.inner.check(),
+            Classifier::Selected(selected) => {
+                // The inner classifier has one feature per selected column; a larger count,
+                // which naive Bayes stores as a bare number, would size its scorer's tables.
+                let chosen = selected.columns.iter().filter(|&&c| c != u32::MAX).count();
+                if selected.inner.features() != chosen {
+                    return Err(Error::Config(
+                        "selected columns do not match the classifier's features".into(),
+                    ));
+                }
+                selected.inner.check()
+            }
             Classifier::Svm(svm) => svm.check(),
             Classifier::MultiLabel(multi) => multi.check(),
             // k-NN checks its parts as it is decoded.

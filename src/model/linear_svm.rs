@@ -430,6 +430,16 @@ impl LinearSvm {
         true
     }
 
+    /// Number of classes.
+    pub fn classes(&self) -> usize {
+        self.bias.len()
+    }
+
+    /// Number of features.
+    pub fn features(&self) -> usize {
+        self.features
+    }
+
     /// The parameters it was trained with.
     pub fn params(&self) -> &SvmParams {
         &self.params

@@ -95,3 +95,33 @@ fn the_lock_removes_what_killed_writers_left_and_every_name_shares_it() {
     assert!(dir.path().join(".m.model.lock").exists());
     assert!(!dir.path().join(".link.model.lock").exists());
 }
+
+#[test]
+fn a_model_with_a_class_name_missing_or_too_many_is_refused() {
+    for labels in [
+        vec!["x".to_string()],
+        vec![],
+        vec!["x".into(), "y".into(), "z".into()],
+    ] {
+        let mut broken = model();
+        let count = labels.len();
+        broken.labels = labels;
+        let error = error_of(&broken.to_bytes().unwrap());
+        let expected = format!("{count} class names for a classifier of 2 classes");
+        assert!(error.contains(&expected), "{error}");
+    }
+}
+
+#[test]
+fn a_model_whose_classifier_has_other_features_than_its_terms_is_refused() {
+    let mut broken = model();
+    if let Classifier::NaiveBayes(nb) = &mut broken.classifier {
+        // Naive Bayes keeps its three features and claims a fourth.
+        nb.remap(&[0, 1, 2], 4, 2);
+    }
+    let error = error_of(&broken.to_bytes().unwrap());
+    assert!(
+        error.contains("3 terms for a classifier of 4 features"),
+        "{error}"
+    );
+}

@@ -34,11 +34,6 @@ impl LinearSvm {
         &self.bias
     }
 
-    /// Number of features.
-    pub fn features(&self) -> usize {
-        self.features
-    }
-
     /// The Platt sigmoids that calibrate each class's decision values, when calibrated.
     pub fn sigmoids(&self) -> Option<&[Sigmoid]> {
         self.calibration.as_deref()
