@@ -119,16 +119,30 @@ impl Model {
             Error::Config(message) => problem(format!("corrupted model file: {message}")),
             other => other,
         })?;
-        // A classifier scores one class per label, and at least one. A file whose parts
-        // disagreed here passed every other check, then panicked at its first prediction,
-        // indexing past its labels (found by the model-loading fuzz target).
-        let (labels, classes) = (model.labels.len(), model.classifier.classes());
-        if classes == 0 || classes != labels {
-            return Err(problem(format!(
-                "corrupted model file: {labels} class names for a classifier of {classes} classes"
-            )));
-        }
+        model.parts_fit().map_err(problem)?;
         Ok(model)
+    }
+
+    /// Checks that the parts agree where the classifier relies on it (found by the
+    /// model-loading fuzz target). A classifier scores one class per label, and at least one:
+    /// a file whose parts disagreed passed every other check, then panicked at its first
+    /// prediction, indexing past its labels. It has one feature per term: naive Bayes stores
+    /// its count of features as a bare number, and a file claiming 10^14 of them made the first
+    /// prediction allocate tables of that size.
+    fn parts_fit(&self) -> std::result::Result<(), String> {
+        let (labels, classes) = (self.labels.len(), self.classifier.classes());
+        if classes == 0 || classes != labels {
+            return Err(format!(
+                "corrupted model file: {labels} class names for a classifier of {classes} classes"
+            ));
+        }
+        let (terms, features) = (self.vectorizer.terms().len(), self.classifier.features());
+        if features != terms {
+            return Err(format!(
+                "corrupted model file: {terms} terms for a classifier of {features} features"
+            ));
+        }
+        Ok(())
     }
 
     /// Writes the model atomically under the model's lock: a crash never leaves a broken file

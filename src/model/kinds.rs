@@ -315,11 +315,31 @@ impl Classifier {
         }
     }
 
+    /// Number of features (vectorizer columns) it scores.
+    pub fn features(&self) -> usize {
+        match self {
+            Classifier::NaiveBayes(nb) => nb.features(),
+            Classifier::Svm(svm) => svm.features(),
+            Classifier::Selected(selected) => selected.columns.len(),
+            Classifier::Knn(knn) => knn.features(),
+        }
+    }
+
     /// Checks the parts a damaged file could make inconsistent, where decoding alone does not.
     pub(crate) fn check(&self) -> Result<()> {
         match self {
             Classifier::NaiveBayes(nb) => nb.check(),
-            Classifier::Selected(selected) => selected.inner.check(),
+            Classifier::Selected(selected) => {
+                // The inner classifier has one feature per selected column; a larger count,
+                // which naive Bayes stores as a bare number, would size its scorer's tables.
+                let chosen = selected.columns.iter().filter(|&&c| c != u32::MAX).count();
+                if selected.inner.features() != chosen {
+                    return Err(Error::Config(
+                        "selected columns do not match the classifier's features".into(),
+                    ));
+                }
+                selected.inner.check()
+            }
             Classifier::Svm(svm) => svm.check(),
             // k-NN checks its parts as it is decoded.
             Classifier::Knn(_) => Ok(()),

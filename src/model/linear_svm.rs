@@ -348,6 +348,11 @@ impl LinearSvm {
         self.bias.len()
     }
 
+    /// Number of features.
+    pub fn features(&self) -> usize {
+        self.features
+    }
+
     /// The parameters it was trained with.
     pub fn params(&self) -> &SvmParams {
         &self.params

@@ -96,3 +96,17 @@ fn a_model_with_a_class_name_missing_or_too_many_is_refused() {
         assert!(error.contains(&expected), "{error}");
     }
 }
+
+#[test]
+fn a_model_whose_classifier_has_other_features_than_its_terms_is_refused() {
+    let mut broken = model();
+    if let Classifier::NaiveBayes(nb) = &mut broken.classifier {
+        // Naive Bayes keeps its three features and claims a fourth.
+        nb.remap(&[0, 1, 2], 4, 2);
+    }
+    let error = error_of(&broken.to_bytes().unwrap());
+    assert!(
+        error.contains("3 terms for a classifier of 4 features"),
+        "{error}"
+    );
+}
