@@ -4,7 +4,9 @@
 
 mod fuzz_checks;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+use bowline::model::Model;
 
 /// Runs every file in the target's folder through its check, naming the file that fails.
 fn replay(target: &str) {
@@ -12,14 +14,8 @@ fn replay(target: &str) {
         .into_iter()
         .find(|(name, _)| *name == target)
         .expect("a known target");
-    let folder = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/fuzz")
-        .join(target);
-    let mut files: Vec<_> = std::fs::read_dir(&folder)
-        .unwrap_or_else(|e| panic!("{}: {e}", folder.display()))
-        .map(|entry| entry.expect("a readable folder").path())
-        .collect();
-    files.sort();
+    let folder = fixtures(target);
+    let files = inputs(&folder);
     assert!(!files.is_empty(), "{} holds no input", folder.display());
     for file in files {
         let data = std::fs::read(&file).expect("a readable input");
@@ -28,9 +24,42 @@ fn replay(target: &str) {
     }
 }
 
+fn fixtures(target: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/fuzz")
+        .join(target)
+}
+
+/// The files in `folder`, sorted.
+fn inputs(folder: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<_> = std::fs::read_dir(folder)
+        .unwrap_or_else(|e| panic!("{}: {e}", folder.display()))
+        .map(|entry| entry.expect("a readable folder").path())
+        .collect();
+    files.sort();
+    files
+}
+
 #[test]
 fn model_loading() {
     replay("model_loading");
+}
+
+/// The seeds of `model_loading` are models bowline wrote (one of each kind, a calibrated SVM, a
+/// selection, a format 3 file): the checks on loading must accept every one of them.
+#[test]
+fn the_seed_models_load() {
+    let folder = fixtures("model_loading");
+    for file in inputs(&folder) {
+        let name = file.file_name().unwrap_or_default().to_string_lossy();
+        if name.starts_with("seed-") {
+            let data = std::fs::read(&file).expect("a readable input");
+            let file = fuzz_checks::model_loading::file_of(&data);
+            if let Err(e) = Model::from_bytes(&file, Path::new(name.as_ref())) {
+                panic!("{e}");
+            }
+        }
+    }
 }
 
 #[test]

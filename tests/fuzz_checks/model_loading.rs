@@ -11,16 +11,9 @@ use super::parameters;
 
 const MAGIC: &[u8; 8] = b"BOWLINE\x01";
 
-/// Byte 0 says how to read the rest: 0, as a whole file; 1 or 2, as the payload of a file of
-/// format 4 or 3, which the check frames with a correct header. Random bytes almost never pass
-/// the header's CRC-32, so without framing the decoder behind it would go untested.
+/// The check on [`file_of`] `data`.
 pub fn check(data: &[u8]) {
-    let ([mode], rest) = parameters::<1>(data);
-    let bytes = match mode % 3 {
-        0 => rest.to_vec(),
-        1 => framed(4, rest),
-        _ => framed(3, rest),
-    };
+    let bytes = file_of(data);
     let path = Path::new("fuzz.bowline");
     let Ok(model) = Model::from_bytes(&bytes, path) else {
         return;
@@ -30,6 +23,19 @@ pub fn check(data: &[u8]) {
     let rewritten = reread.to_bytes().expect("a model read back can be written");
     assert!(written == rewritten, "writing a model read back changed it");
     classify(reread);
+}
+
+/// The model file an input stands for. Byte 0 says how to read the rest: 0, as a whole file; 1
+/// or 2, as the payload of a file of format 4 or 3, which is framed here with a correct header.
+/// Random bytes almost never pass the header's CRC-32, so without framing the decoder behind it
+/// would go untested.
+pub fn file_of(data: &[u8]) -> Vec<u8> {
+    let ([mode], rest) = parameters::<1>(data);
+    match mode % 3 {
+        0 => rest.to_vec(),
+        1 => framed(4, rest),
+        _ => framed(3, rest),
+    }
 }
 
 /// The file bowline would write around `payload` in format `version`.
