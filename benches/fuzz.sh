@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Fuzzes each cargo-fuzz target in benches/fuzz/ for SECONDS (default 600), one after the other
-# on a single job, and prints each target's run time, executions and result.
+# Fuzzes each cargo-fuzz target in benches/fuzz/ (or the TARGETs named) for SECONDS (default
+# 600), one after the other on a single job, and prints each target's run time, executions and
+# result.
 #
-#   benches/fuzz.sh [SECONDS]
+#   benches/fuzz.sh [SECONDS [TARGET...]]
 #
 # Each target starts from the inputs it has grown before (benches/fuzz/corpus/TARGET, not kept
 # in git) and from the seeds and past crashes in tests/fixtures/fuzz/TARGET, which
 # tests/fuzz_regressions.rs replays in every `cargo test`. A crash lands in
-# benches/fuzz/artifacts/TARGET/; minimize it with `cargo +nightly fuzz tmin --fuzz-dir
+# benches/fuzz/artifacts/TARGET/; minimize it with `cargo +nightly fuzz tmin -a --fuzz-dir
 # benches/fuzz TARGET FILE` and save it beside the seeds once the bug is fixed. The build has
 # debug assertions on, so an integer overflow is a crash too, and AddressSanitizer (cargo-fuzz's
 # default). libFuzzer reports as a crash any single allocation or a memory peak over 2 GiB, and
@@ -17,6 +18,9 @@ cd "$(dirname "$0")/.."
 
 seconds=${1:-600}
 targets=(model_loading line_readers analyzer svmlight cost_matrix)
+if [ $# -gt 1 ]; then
+    targets=("${@:2}")
+fi
 fuzz=(cargo +nightly fuzz)
 dir=benches/fuzz
 
@@ -38,7 +42,10 @@ for target in "${targets[@]}"; do
         "$dir/corpus/$target" "tests/fixtures/fuzz/$target" -- \
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
         >"$logs/$target.log" 2>&1 || status=$?
-    elapsed=$(($(date +%s) - start))
+    # libFuzzer's own figures: its run time leaves out the build that `cargo fuzz run` checks
+    # first. A run that crashes prints no time, so the wall clock stands in for it.
+    elapsed=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$logs/$target.log" | tail -1)
+    elapsed=${elapsed:-$(($(date +%s) - start))}
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$logs/$target.log" | tail -1)
     if [ "$status" -eq 0 ]; then
         result="no crash"

@@ -142,8 +142,8 @@ impl Model {
     /// model-loading fuzz target). A classifier scores one class per label, and at least one:
     /// a file whose parts disagreed passed every other check, then panicked at its first
     /// prediction, indexing past its labels. It has one feature per term: naive Bayes stores
-    /// its count of features as a bare number, and a file claiming 10^14 of them made the first
-    /// prediction allocate tables of that size.
+    /// its count of features as a bare number, and a file claiming some 7 × 10^16 of them made
+    /// the first prediction ask for 133 TB.
     fn parts_fit(&self) -> std::result::Result<(), String> {
         let (labels, classes) = (self.labels.len(), self.classifier.classes());
         if classes == 0 || classes != labels {

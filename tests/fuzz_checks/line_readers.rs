@@ -1,14 +1,13 @@
 //! Target `line_readers`: the TSV, JSONL and plain-line readers ([`bowline::corpus::open`]) on
-//! any bytes never panic, keep every document within `--max-doc-bytes`, and give the entries a
-//! reference reader, written here from the readers' documentation, derives from the whole input
-//! held in memory: one per line (TSV and JSONL skip blank lines), numbered from 1, without its
-//! `\n` or `\r\n`, cut to the size limit at a character boundary, decoded as UTF-8 or else
+//! any bytes never panic, keep every document within `--max-doc-bytes`, and give the entries of
+//! a reference reader written here from their documentation, which reads the input whole: one
+//! entry per line (TSV and JSONL skip blank lines), numbered from 1, without its `\n` or
+//! `\r\n`, cut to the size limit at a character boundary, decoded as UTF-8 or else
 //! Windows-1252.
 
 use std::path::{Path, PathBuf};
 
 use bowline::corpus::{self, decode, Entry, InputFormat, ReadOptions, Skip, DEFAULT_MAX_DOC_BYTES};
-
 use serde_json::Value;
 
 use super::parameters;
