@@ -171,16 +171,16 @@ impl LinearSvm {
         Ok(())
     }
 
-    /// Trains one binary SVM per class (class `c` against the rest), in parallel.
-    pub fn train(x: &Matrix, labels: &[u32], classes: usize, params: SvmParams) -> Result<Self> {
-        params.validate()?;
-        let starts = (0..classes).map(|_| Start::cold()).collect();
-        let solutions = solve_classes(x, Targets::Single(labels), &params, starts, 0)?;
-        let mut reservoir = Reservoir::new(params.reservoir, params.seed);
-        keep_rows(&mut reservoir, x, labels, &solutions, 0);
+    /// An SVM holding each class's solution, uncalibrated.
+    fn solved(
+        params: SvmParams,
+        features: usize,
+        reservoir: Reservoir,
+        solutions: Vec<Solution>,
+    ) -> Self {
         let mut svm = LinearSvm {
             params,
-            features: x.cols(),
+            features,
             weights: Vec::new(),
             bias: Vec::new(),
             convergence: Vec::new(),
@@ -188,7 +188,17 @@ impl LinearSvm {
             reservoir,
         };
         svm.store(solutions);
-        Ok(svm)
+        svm
+    }
+
+    /// Trains one binary SVM per class (class `c` against the rest), in parallel.
+    pub fn train(x: &Matrix, labels: &[u32], classes: usize, params: SvmParams) -> Result<Self> {
+        params.validate()?;
+        let starts = (0..classes).map(|_| Start::cold()).collect();
+        let solutions = solve_classes(x, Targets::Single(labels), &params, starts, 0)?;
+        let mut reservoir = Reservoir::new(params.reservoir, params.seed);
+        keep_rows(&mut reservoir, x, labels, &solutions, 0);
+        Ok(LinearSvm::solved(params, x.cols(), reservoir, solutions))
     }
 
     /// Learns from new rows `x` (in the grown vocabulary's columns and weighting, described by
@@ -272,17 +282,8 @@ impl LinearSvm {
         params.validate()?;
         let starts = (0..labels).map(|_| Start::cold()).collect();
         let solutions = solve_classes(x, Targets::Sets(sets), &params, starts, 0)?;
-        let mut svm = LinearSvm {
-            params,
-            features: x.cols(),
-            weights: Vec::new(),
-            bias: Vec::new(),
-            convergence: Vec::new(),
-            calibration: None,
-            reservoir: Reservoir::new(0, params.seed),
-        };
-        svm.store(solutions);
-        Ok(svm)
+        let reservoir = Reservoir::new(0, params.seed);
+        Ok(LinearSvm::solved(params, x.cols(), reservoir, solutions))
     }
 
     /// Learns from new multi-label rows, as [`LinearSvm::update`] does for single-label ones:
