@@ -75,7 +75,8 @@ pub struct Server {
 }
 
 impl Server {
-    /// Loads every model and binds the address; must be called inside a tokio runtime.
+    /// Loads every model and binds the address. The server runs in a multi-threaded tokio
+    /// runtime: learning and reloading block their worker in place while they work.
     pub async fn bind(config: ServeConfig) -> Result<Self> {
         let mut models = Vec::new();
         for (name, path) in &config.models {
