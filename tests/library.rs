@@ -98,6 +98,12 @@ fn naive_bayes_updated_with_the_rest_equals_training_on_all() {
     assert_eq!(a.vectorizer.terms(), b.vectorizer.terms());
     assert_eq!(a.classifier, b.classifier);
     assert_eq!(a.info.docs_per_class, b.info.docs_per_class);
+    // Many small updates from one source name it once: the list does not grow with each batch.
+    let corpora = updated.model().info.corpora.clone();
+    for _ in 0..3 {
+        updated.update([("space", "one more orbit")]).unwrap();
+    }
+    assert_eq!(updated.model().info.corpora, corpora);
 }
 
 #[test]

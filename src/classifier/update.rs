@@ -32,7 +32,7 @@ impl TextClassifier {
     }
 
     /// Learns the labelled documents of `source`; `source.name` is added to the model's
-    /// corpora. A model from `select` keeps only its selected features and cannot be updated.
+    /// corpora, unless it is the last one there already. A model from `select` keeps only its selected features and cannot be updated.
     pub fn update_source(&mut self, source: Source, reading: &mut Reading) -> Result<Updated> {
         let name = source.name.clone();
         if matches!(self.model.classifier, Classifier::Selected(_)) {
@@ -81,7 +81,12 @@ impl TextClassifier {
         model.info.docs_per_class.resize(classes, 0);
         let per_class = sets.counts(classes);
         (model.info.docs_per_class.iter_mut().zip(per_class)).for_each(|(n, new)| *n += new);
-        model.info.corpora.push(name.display().to_string());
+        // A stream of small updates from one source (a service's learn requests, say) names it
+        // once, so that the list does not grow with every batch.
+        let name = name.display().to_string();
+        if model.info.corpora.last() != Some(&name) {
+            model.info.corpora.push(name);
+        }
         model.info.written = utc_now();
         model.vectorizer = merged;
         Ok(Updated { documents })
