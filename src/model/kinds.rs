@@ -419,11 +419,6 @@ impl Classifier {
         columns: &[u32],
     ) -> Result<()> {
         let features = merged.terms().len();
-        if let Classifier::MultiLabel(_) = self {
-            let mut sets = LabelSets::new();
-            ids.iter().for_each(|&id| sets.push([id]));
-            return self.update_sets(rows, &sets, classes, old, merged, columns);
-        }
         match self {
             Classifier::NaiveBayes(nb) => {
                 nb.remap(columns, features, classes);
@@ -442,7 +437,12 @@ impl Classifier {
                 knn.add(rows, ids)?;
             }
             Classifier::Selected(_) => return Err(not_updatable()),
-            Classifier::MultiLabel(_) => unreachable!("multi-label models return above"),
+            Classifier::MultiLabel(_) => {
+                // Documents with one label each are label sets of one.
+                let mut sets = LabelSets::new();
+                ids.iter().for_each(|&id| sets.push([id]));
+                return self.update_sets(rows, &sets, classes, old, merged, columns);
+            }
         }
         Ok(())
     }
