@@ -370,3 +370,20 @@ fn every_command_that_reads_documents_prints_stage_counters_with_v() {
         assert!(!stderr.contains("pipeline stages"), "{command:?}: {stderr}");
     }
 }
+
+#[test]
+fn counts_far_beyond_the_vocabulary_are_taken_as_everything() {
+    let dir = tempfile::tempdir().unwrap();
+    let (corpus, model) = (dir.path().join("c.tsv"), dir.path().join("m.model"));
+    tsv(&corpus, 0, 3);
+    train_quietly(arg(&corpus), &model, "mnb");
+    let huge = u64::MAX.to_string();
+    let args = ["inspect", arg(&model), "--top", &huge, "--json"];
+    let (code, stdout, stderr) = outcome(&bowline(&args, b""));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("\"rocket\""), "{stdout}");
+    let args = ["classify", arg(&model), "--explain", &huge, "-q"];
+    let (code, stdout, stderr) = outcome(&bowline(&args, b"rocket orbit\n"));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("rocket +"), "{stdout}");
+}

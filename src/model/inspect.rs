@@ -146,16 +146,18 @@ struct Top {
 }
 
 impl Top {
+    /// Room grows with what is offered, not with `k`, which comes from the command line and
+    /// may be far larger than the vocabulary.
     fn new(k: usize) -> Self {
         Top {
             k,
-            kept: Vec::with_capacity(2 * k + 1),
+            kept: Vec::new(),
         }
     }
 
     fn offer(&mut self, column: u32, value: f64) {
         self.kept.push((column, value));
-        if self.kept.len() > 2 * self.k {
+        if self.kept.len() > self.k.saturating_mul(2) {
             self.shrink();
         }
     }
