@@ -387,3 +387,12 @@ fn counts_far_beyond_the_vocabulary_are_taken_as_everything() {
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("rocket +"), "{stdout}");
 }
+
+#[test]
+fn an_empty_label_separator_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (corpus, model) = (dir.path().join("c.tsv"), dir.path().join("m.model"));
+    tsv(&corpus, 0, 3);
+    let args = ["train", arg(&corpus), "--label-sep", "", "-o", arg(&model)];
+    fails_with(&args, "--label-sep must not be empty");
+}

@@ -43,6 +43,11 @@ impl InputArgs {
                 "--max-doc-bytes must be between 1 and {MAX_DOC_BYTES_LIMIT}"
             )));
         }
+        if self.label_sep.as_deref() == Some("") {
+            return Err(Error::Config(
+                "--label-sep must not be empty: it splits a label field, as , does".into(),
+            ));
+        }
         Ok(ReadOptions {
             format: self.input,
             max_doc_bytes: self.max_doc_bytes,
