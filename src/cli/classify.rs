@@ -338,11 +338,38 @@ fn progress_bar() -> indicatif::ProgressBar {
     if !std::io::stderr().is_terminal() {
         return indicatif::ProgressBar::hidden();
     }
-    let bar = indicatif::ProgressBar::new_spinner();
+    counted(indicatif::ProgressBar::new_spinner())
+}
+
+/// `bar` styled as a count of documents: "documents read: N (elapsed)", which reads well for
+/// one document as for many, and claims no rate it cannot measure over a slow stream.
+fn counted(bar: indicatif::ProgressBar) -> indicatif::ProgressBar {
     if let Ok(style) =
         indicatif::ProgressStyle::with_template("{spinner} documents read: {human_pos} ({elapsed})")
     {
         bar.set_style(style);
     }
     bar
+}
+
+#[cfg(test)]
+mod tests {
+    use indicatif::{InMemoryTerm, ProgressBar, ProgressDrawTarget};
+
+    #[test]
+    fn the_spinner_counts_documents_in_words_that_fit_one() {
+        let term = InMemoryTerm::new(4, 80);
+        let target = ProgressDrawTarget::term_like(Box::new(term.clone()));
+        let bar = super::counted(ProgressBar::with_draw_target(None, target));
+        bar.inc(1);
+        bar.tick();
+        // The elapsed time, in whole seconds, closes the line.
+        let shown = term.contents();
+        assert!(shown.contains("documents read: 1 ("), "{shown:?}");
+        assert!(shown.ends_with("s)") && !shown.contains("/s"), "{shown:?}");
+        bar.inc(1_233_999);
+        bar.tick();
+        let shown = term.contents();
+        assert!(shown.contains("documents read: 1,234,000 ("), "{shown:?}");
+    }
 }
