@@ -110,10 +110,13 @@ impl ReadLog {
         }
     }
 
+    /// Prints one message: above the progress bar, through its own print path, when it is
+    /// drawn, so that the message and the bar never cut across each other.
     fn print(&self, line: &str) {
         match &self.bar {
-            Some(bar) => bar.suspend(|| eprintln!("{line}")),
-            None => eprintln!("{line}"),
+            // A hidden bar prints nothing, so its messages go straight to stderr.
+            Some(bar) if !bar.is_hidden() => bar.println(line),
+            _ => eprintln!("{line}"),
         }
     }
 
@@ -149,5 +152,40 @@ impl ReadLog {
             0 => Outcome::Clean,
             failed => Outcome::Partial(failed),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use bowline::corpus::{Document, Entry};
+    use indicatif::{InMemoryTerm, ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+    use super::ReadLog;
+
+    #[test]
+    fn a_warning_is_printed_whole_above_the_progress_bar() {
+        let term = InMemoryTerm::new(6, 100);
+        let target = ProgressDrawTarget::term_like(Box::new(term.clone()));
+        let bar = ProgressBar::with_draw_target(None, target);
+        bar.set_style(ProgressStyle::with_template("documents read: {pos}").unwrap());
+        bar.set_position(3);
+        bar.tick();
+        let mut log = ReadLog::new(1000);
+        log.print_through(bar.clone());
+        let document = Document {
+            id: "old.txt".into(),
+            ..Document::default()
+        };
+        let mut entry = Entry::loaded(document, 4);
+        entry.decoded_windows_1252 = true;
+        log.note(&entry);
+        let shown = term.contents();
+        let lines: Vec<&str> = shown.lines().collect();
+        assert_eq!(lines.len(), 2, "{shown:?}");
+        assert!(
+            lines[0].starts_with("bowline: warning: old.txt: "),
+            "{shown:?}"
+        );
+        assert_eq!(lines[1], "documents read: 3");
     }
 }
