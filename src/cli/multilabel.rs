@@ -8,7 +8,7 @@ use super::eval::EvalArgs;
 use super::log::ReadLog;
 use super::{DecisionArgs, Outcome};
 use bowline::classifier::Explanation;
-use bowline::eval::MultiLabelMetrics;
+use bowline::eval::{figures_table, label_width, MultiLabelMetrics};
 use bowline::report::multilabel_report;
 use bowline::{Error, Result, Source, TextClassifier};
 
@@ -92,23 +92,13 @@ fn text(m: &MultiLabelMetrics) -> String {
         m.macro_precision,
         m.macro_recall
     );
-    let width = m
-        .per_label
-        .iter()
-        .map(|l| l.label.len())
-        .max()
-        .unwrap_or(5)
-        .max(5);
-    out += &format!(
-        "{:<width$}  {:>9}  {:>6}  {:>6}  {:>7}\n",
-        "label", "precision", "recall", "F1", "support"
+    let width = label_width(m.per_label.iter().map(|l| l.label.as_str()));
+    let rows = m.per_label.iter();
+    out += &figures_table(
+        "label",
+        width,
+        rows.map(|l| (l.label.as_str(), l.precision, l.recall, l.f1, l.support)),
     );
-    for l in &m.per_label {
-        out += &format!(
-            "{:<width$}  {:>9.4}  {:>6.4}  {:>6.4}  {:>7}\n",
-            l.label, l.precision, l.recall, l.f1, l.support
-        );
-    }
     out
 }
 

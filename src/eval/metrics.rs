@@ -130,27 +130,17 @@ pub struct Report {
 impl Report {
     /// Aligned tables for a terminal.
     pub fn text(&self) -> String {
-        let width = self
-            .per_class
-            .iter()
-            .map(|m| m.label.len())
-            .max()
-            .unwrap_or(5)
-            .max(5);
+        let width = label_width(self.per_class.iter().map(|m| m.label.as_str()));
         let mut out = format!(
             "documents {}  accuracy {:.4}  macro-F1 {:.4}  micro-F1 {:.4}\n\n",
             self.docs, self.accuracy, self.macro_f1, self.micro_f1
         );
-        out += &format!(
-            "{:<width$}  {:>9}  {:>6}  {:>6}  {:>7}\n",
-            "class", "precision", "recall", "F1", "support"
+        let rows = self.per_class.iter();
+        out += &figures_table(
+            "class",
+            width,
+            rows.map(|m| (m.label.as_str(), m.precision, m.recall, m.f1, m.support)),
         );
-        for m in &self.per_class {
-            out += &format!(
-                "{:<width$}  {:>9.4}  {:>6.4}  {:>6.4}  {:>7}\n",
-                m.label, m.precision, m.recall, m.f1, m.support
-            );
-        }
         out += "\nconfusion (rows: true class, columns: predicted, in the order above)\n";
         let cell = self
             .confusion
@@ -166,6 +156,32 @@ impl Report {
         }
         out
     }
+}
+
+/// One row of a per-class or per-label table: the name, precision, recall, F1 and support.
+pub type FigureRow<'a> = (&'a str, f64, f64, f64, u64);
+
+/// The width of a table's name column: the longest name, and at least 5.
+pub fn label_width<'a>(labels: impl Iterator<Item = &'a str>) -> usize {
+    labels.map(str::len).max().unwrap_or(5).max(5)
+}
+
+/// Precision, recall, F1 and support aligned in columns, under a header whose first column is
+/// `heading` (`class`, or `label` for label sets), the names `width` wide.
+pub fn figures_table<'a>(
+    heading: &str,
+    width: usize,
+    rows: impl Iterator<Item = FigureRow<'a>>,
+) -> String {
+    let mut out = format!(
+        "{heading:<width$}  {:>9}  {:>6}  {:>6}  {:>7}\n",
+        "precision", "recall", "F1", "support"
+    );
+    for (name, precision, recall, f1, support) in rows {
+        out +=
+            &format!("{name:<width$}  {precision:>9.4}  {recall:>6.4}  {f1:>6.4}  {support:>7}\n");
+    }
+    out
 }
 
 #[cfg(test)]

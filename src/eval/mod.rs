@@ -12,7 +12,7 @@ mod scoring;
 mod split;
 
 pub use curves::{class_curves, ClassCurves, PrecisionRecall, Roc};
-pub use metrics::{ClassMetrics, Confusion, Report};
+pub use metrics::{figures_table, label_width, ClassMetrics, Confusion, FigureRow, Report};
 pub use multilabel::{LabelScores, MultiLabelCounts, MultiLabelMetrics};
 pub use prequential::Prequential;
 pub use reliability::{reliability, Reliability};
