@@ -4,11 +4,13 @@
 
 use std::path::Path;
 
+mod common;
+
 use bowline::classifier::OnlineLearner;
 use bowline::corpus::ReadOptions;
 use bowline::model::{Decision, Kind};
-use bowline::vectorize::{DfBound, Idf, Norm, Tf, VectorizerConfig, Weighting};
 use bowline::{Reading, Source, TextClassifier};
+use common::raw_counts;
 
 /// The bundled corpus's documents as `(label, text)` pairs, in corpus order.
 fn corpus_pairs() -> Vec<(String, String)> {
@@ -20,19 +22,6 @@ fn corpus_pairs() -> Vec<(String, String)> {
             (entry.doc.label.unwrap(), entry.doc.text)
         })
         .collect()
-}
-
-/// Raw counts over every term: the weighting under which an update equals retraining.
-fn counts() -> VectorizerConfig {
-    VectorizerConfig {
-        min_df: DfBound::Count(1),
-        weighting: Weighting {
-            tf: Tf::Count,
-            idf: Idf::None,
-            norm: Norm::None,
-        },
-        ..VectorizerConfig::default()
-    }
 }
 
 #[test]
@@ -88,7 +77,7 @@ fn naive_bayes_updated_with_the_rest_equals_training_on_all() {
     let strip = |part: Vec<(usize, (String, String))>| -> Vec<(String, String)> {
         part.into_iter().map(|(_, pair)| pair).collect()
     };
-    let builder = TextClassifier::builder(Kind::Mnb).vectorizer(counts());
+    let builder = TextClassifier::builder(Kind::Mnb).vectorizer(raw_counts());
     let mut updated = builder.clone().fit(strip(first)).unwrap();
     let learned = updated.update(strip(rest)).unwrap();
     assert_eq!(learned.documents, 21);
@@ -155,10 +144,10 @@ fn cross_validation_holds_out_every_document_once() {
 #[test]
 fn online_learning_one_document_at_a_time_equals_training_on_all() {
     let pairs = corpus_pairs();
-    let builder = TextClassifier::builder(Kind::Mnb).vectorizer(counts());
+    let builder = TextClassifier::builder(Kind::Mnb).vectorizer(raw_counts());
     let analysis = builder.analysis_config().clone();
     let alpha = Kind::Mnb.default_alpha();
-    let mut learner = OnlineLearner::new(Kind::Mnb, analysis, counts(), alpha).unwrap();
+    let mut learner = OnlineLearner::new(Kind::Mnb, analysis, raw_counts(), alpha).unwrap();
     for (label, text) in &pairs {
         learner.learn(label, text).unwrap();
     }

@@ -10,9 +10,8 @@ use std::path::Path;
 use bowline::classifier::MultiLabelOptions;
 use bowline::corpus::ReadOptions;
 use bowline::model::multilabel::PerLabel;
-use bowline::vectorize::{DfBound, Idf, Norm, Tf, VectorizerConfig, Weighting};
 use bowline::{Kind, Reading, Source, TextClassifier};
-use common::{arg, bowline, outcome};
+use common::{arg, bowline, outcome, raw_counts};
 
 /// Sport, money and weather news; some are about two of them.
 const DOCS: &[(&[&str], &str)] = &[
@@ -221,19 +220,6 @@ fn a_single_label_corpus_trains_a_single_label_model_unless_asked() {
     assert!(err.contains("k-NN has no multi-label form"), "{err}");
 }
 
-/// Raw counts over every term: the weighting under which an update equals retraining.
-fn counts() -> VectorizerConfig {
-    VectorizerConfig {
-        min_df: DfBound::Count(1),
-        weighting: Weighting {
-            tf: Tf::Count,
-            idf: Idf::None,
-            norm: Norm::None,
-        },
-        ..VectorizerConfig::default()
-    }
-}
-
 #[test]
 fn naive_bayes_updated_with_label_sets_equals_training_on_the_union() {
     let options = MultiLabelOptions {
@@ -241,7 +227,7 @@ fn naive_bayes_updated_with_label_sets_equals_training_on_the_union() {
         ..MultiLabelOptions::default()
     };
     for kind in [Kind::Mnb, Kind::Bnb] {
-        let builder = TextClassifier::builder(kind).vectorizer(counts());
+        let builder = TextClassifier::builder(kind).vectorizer(raw_counts());
         let (first, rest) = DOCS.split_at(6);
         let fit = |docs| {
             let source = Source::multi_labelled(pairs(docs));

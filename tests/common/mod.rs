@@ -131,3 +131,17 @@ pub fn terminate(child: &std::process::Child) {
         .expect("kill runs");
     assert!(sent.success());
 }
+
+/// Raw counts over every term: the weighting under which an update equals retraining.
+pub fn raw_counts() -> bowline::vectorize::VectorizerConfig {
+    use bowline::vectorize::{DfBound, Idf, Norm, Tf, VectorizerConfig, Weighting};
+    VectorizerConfig {
+        min_df: DfBound::Count(1),
+        weighting: Weighting {
+            tf: Tf::Count,
+            idf: Idf::None,
+            norm: Norm::None,
+        },
+        ..VectorizerConfig::default()
+    }
+}
