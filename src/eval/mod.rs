@@ -17,5 +17,5 @@ pub use multilabel::{LabelScores, MultiLabelCounts, MultiLabelMetrics};
 pub use prequential::Prequential;
 pub use reliability::{reliability, Reliability};
 pub use scores::{Curves, ScoreKind, ScoreTable};
-pub use scoring::{evaluate, log_loss};
+pub use scoring::{correct, evaluate, log_loss};
 pub use split::{dev_split, folds};

@@ -146,7 +146,7 @@ pub struct Params {
 }
 
 /// How to train, validated.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Trainer {
     /// Naive Bayes of a kind, with smoothing and priors.
     NaiveBayes(NbKind, f64, Priors),
