@@ -226,7 +226,7 @@ fn naive_bayes_updated_with_label_sets_equals_training_on_the_union() {
         folds: 0,
         ..MultiLabelOptions::default()
     };
-    for kind in [Kind::Mnb, Kind::Bnb] {
+    for kind in [Kind::Mnb, Kind::Cnb, Kind::Bnb] {
         let builder = TextClassifier::builder(kind).vectorizer(raw_counts());
         let (first, rest) = DOCS.split_at(6);
         let fit = |docs| {
@@ -256,6 +256,9 @@ fn naive_bayes_updated_with_label_sets_equals_training_on_the_union() {
             PerLabel::Svm(_) => panic!("naive Bayes expected"),
         };
         assert_eq!(nb(a).counts(), nb(b).counts(), "{kind:?}");
+        let probe = "rain at the match";
+        let (given, expected) = (updated.predict_labels(probe), all.predict_labels(probe));
+        assert_eq!(given.unwrap(), expected.unwrap(), "{kind:?}");
         assert_eq!(a.info.docs_per_class, [7, 7, 5]);
         assert_eq!(a.info.docs_per_class, b.info.docs_per_class);
     }
