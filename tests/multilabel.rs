@@ -495,3 +495,93 @@ fn learn_continues_a_multi_label_naive_bayes_model_as_training_on_all_would() {
     assert_ne!(code, 0);
     assert!(err.contains("needs a multi-label model"), "{err}");
 }
+
+/// `learn --multi-label` starts a multi-label naive Bayes model from a stream: the same model
+/// as `train --multi-label --threshold-folds 0` on the same documents, for each event model,
+/// with `--min-labels` kept. Without the flag a new model refuses a document with several
+/// labels, and an existing single-label model refuses the flag.
+#[test]
+fn learn_starts_a_multi_label_model_as_training_on_the_same_documents() {
+    let dir = tempfile::tempdir().unwrap();
+    let exact = ["--tf", "count", "--idf", "none", "--norm", "none"];
+    let corpus = dir.path().join("all.jsonl");
+    std::fs::write(&corpus, jsonl()).unwrap();
+    for kind in ["mnb", "cnb", "bnb"] {
+        let (learned, trained) = (dir.path().join("l.model"), dir.path().join("t.model"));
+        let _ = std::fs::remove_file(&learned);
+        let train = [
+            &["train", arg(&corpus), "-o", arg(&trained), "--multi-label"][..],
+            &[
+                "--classifier",
+                kind,
+                "--threshold-folds",
+                "0",
+                "--min-labels",
+                "2",
+            ],
+            &["--min-df", "1", "-q"],
+            &exact,
+        ]
+        .concat();
+        let (code, _, err) = outcome(&bowline(&train, b""));
+        assert_eq!(code, 0, "{err}");
+        let learn = [
+            &["learn", arg(&learned), "--multi-label", "--min-labels", "2"][..],
+            &["--classifier", kind, "--input", "jsonl", "-q"],
+            &exact,
+        ]
+        .concat();
+        let (code, _, err) = outcome(&bowline(&learn, jsonl().as_bytes()));
+        assert_eq!(code, 0, "{err}");
+        let (a, b) = (
+            TextClassifier::load(&learned).unwrap(),
+            TextClassifier::load(&trained).unwrap(),
+        );
+        assert!(a.is_multi_label(), "{kind}");
+        let decision = |m: &TextClassifier| {
+            let multi = m.model().classifier.multi_label().unwrap();
+            (multi.decision.thresholds.clone(), multi.decision.min_labels)
+        };
+        assert_eq!(decision(&a), (vec![0.0; 3], 2), "{kind}");
+        assert_eq!(decision(&a), decision(&b), "{kind}");
+        // Labels come in order of appearance when learned, in byte order when trained.
+        let mut labels = a.labels().to_vec();
+        labels.sort();
+        assert_eq!(labels, b.labels(), "{kind}");
+        for probe in [
+            "the team won the match and the bank shares rose",
+            "rain and snow",
+        ] {
+            let (ours, theirs) = (
+                a.predict_labels(probe).unwrap(),
+                b.predict_labels(probe).unwrap(),
+            );
+            assert_eq!(ours.len(), theirs.len(), "{kind}: {ours:?} vs {theirs:?}");
+            for (x, y) in ours.iter().zip(&theirs) {
+                assert_eq!(x.label, y.label, "{kind}");
+                assert!(
+                    (x.score - y.score).abs() < 1e-9,
+                    "{kind}: {ours:?} vs {theirs:?}"
+                );
+            }
+        }
+    }
+    let fresh = dir.path().join("fresh.model");
+    let learn = ["learn", arg(&fresh), "--input", "jsonl", "-q"];
+    let (code, _, err) = outcome(&bowline(&learn, jsonl().as_bytes()));
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("start one with `learn --multi-label`"),
+        "{err}"
+    );
+    let single = dir.path().join("single.model");
+    let learn = ["learn", arg(&single), "-q"];
+    assert_eq!(outcome(&bowline(&learn, b"sport\tthe match\n")).0, 0);
+    let learn = ["learn", arg(&single), "--multi-label", "-q"];
+    let (code, _, err) = outcome(&bowline(&learn, b"sport\tthe match\n"));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("its classifier, analysis and weighting are fixed"),
+        "{err}"
+    );
+}
