@@ -585,3 +585,42 @@ fn learn_starts_a_multi_label_model_as_training_on_the_same_documents() {
         "{err}"
     );
 }
+
+/// An index keeps every label of a document: a multi-label model trained from it equals one
+/// trained from the JSONL file it was made from.
+#[test]
+fn an_index_keeps_every_label_of_a_document() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("all.jsonl");
+    std::fs::write(&corpus, jsonl()).unwrap();
+    let index = dir.path().join("all.idx");
+    let (code, _, err) = outcome(&bowline(
+        &["index", arg(&corpus), "--index", arg(&index), "-q"],
+        b"",
+    ));
+    assert_eq!(code, 0, "{err}");
+    let (from_index, from_file) = (dir.path().join("i.model"), dir.path().join("f.model"));
+    for (input, model) in [(&index, &from_index), (&corpus, &from_file)] {
+        let train = [
+            "train",
+            arg(input),
+            "-o",
+            arg(model),
+            "--classifier",
+            "mnb",
+            "--threshold-folds",
+            "0",
+            "-q",
+        ];
+        let (code, _, err) = outcome(&bowline(&train, b""));
+        assert_eq!(code, 0, "{err}");
+    }
+    let (a, b) = (
+        TextClassifier::load(&from_index).unwrap(),
+        TextClassifier::load(&from_file).unwrap(),
+    );
+    assert!(a.is_multi_label());
+    assert_eq!(a.labels(), b.labels());
+    assert_eq!(a.model().info.docs_per_class, b.model().info.docs_per_class);
+    assert_eq!(a.model().classifier, b.model().classifier);
+}
