@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 
 use super::{Builder, Fitted, Reading, TextClassifier};
 use crate::error::{Error, Result};
-use crate::eval::{folds, MultiLabelCounts, MultiLabelMetrics};
+use crate::eval::{folds, LabelScoreTable, MultiLabelCounts, MultiLabelMetrics, ScoreKind};
 use crate::flow::{run_stages, Analyzed, Source};
 use crate::model::multilabel::{choose_threshold, LabelSets};
 use crate::model::{Classifier, Model, SvmParams, TrainingInfo};
@@ -311,6 +311,19 @@ impl TextClassifier {
         reading: &mut Reading,
         mut each: impl FnMut(&Analyzed, Option<Vec<ScoredLabel>>) -> Result<()>,
     ) -> Result<Vec<StageStats>> {
+        self.classify_scored(source, reading, |item, given| {
+            each(item, given.map(|(labels, _)| labels))
+        })
+    }
+
+    /// As [`TextClassifier::classify_labels`], with every label's score beside the labels
+    /// given (a single-label model's probabilities).
+    fn classify_scored(
+        &self,
+        source: Source,
+        reading: &mut Reading,
+        mut each: impl FnMut(&Analyzed, Option<(Vec<ScoredLabel>, &[f64])>) -> Result<()>,
+    ) -> Result<Vec<StageStats>> {
         let stages = self.stages(source.max_doc_bytes, reading.pipeline.is_fused());
         let mut scores = vec![0.0; self.model.labels.len()];
         let (pipeline, note) = reading.parts();
@@ -320,7 +333,7 @@ impl TextClassifier {
                 return each(&item, None);
             }
             let labels = self.labels_of(&item.counted.row, &mut scores);
-            each(&item, Some(labels))
+            each(&item, Some((labels, &scores)))
         })
     }
 
@@ -332,11 +345,40 @@ impl TextClassifier {
         source: Source,
         reading: &mut Reading,
     ) -> Result<MultiLabelMetrics> {
+        self.evaluate_labels_into(source, reading, None)
+    }
+
+    /// [`evaluate_labels`](TextClassifier::evaluate_labels), keeping every labelled
+    /// document's score for every label of the model, for each label's ROC and
+    /// precision-recall curves ([`LabelScoreTable::curves`]): documents × labels values of 9
+    /// bytes (2.4 MB for Reuters-21578's 3,019 test stories and 90 labels). A multi-label
+    /// model's scores are decision values (an SVM margin, naive Bayes' log posterior odds); a
+    /// single-label model's are probabilities.
+    pub fn evaluate_labels_with_scores(
+        &self,
+        source: Source,
+        reading: &mut Reading,
+    ) -> Result<(MultiLabelMetrics, LabelScoreTable)> {
+        let kind = match self.is_multi_label() {
+            true => ScoreKind::DecisionValue,
+            false => ScoreKind::Probability,
+        };
+        let mut table = LabelScoreTable::new(self.model.labels.clone(), kind);
+        let metrics = self.evaluate_labels_into(source, reading, Some(&mut table))?;
+        Ok((metrics, table))
+    }
+
+    fn evaluate_labels_into(
+        &self,
+        source: Source,
+        reading: &mut Reading,
+        mut table: Option<&mut LabelScoreTable>,
+    ) -> Result<MultiLabelMetrics> {
         let name = source.name.clone();
         let mut counts = MultiLabelCounts::new(self.model.labels.clone());
         let mut unlabelled = 0u64;
-        self.classify_labels(source, reading, |item, given| {
-            let Some(given) = given else {
+        self.classify_scored(source, reading, |item, given| {
+            let Some((given, scores)) = given else {
                 return Ok(());
             };
             let truth = item.entry.doc.label_set();
@@ -347,6 +389,9 @@ impl TextClassifier {
             let truth: Vec<usize> = truth.iter().map(|l| counts.label(l)).collect();
             let predicted: Vec<usize> = given.iter().map(|l| counts.label(&l.label)).collect();
             counts.add(&truth, &predicted);
+            if let Some(table) = table.as_deref_mut() {
+                table.push(scores, &truth);
+            }
             Ok(())
         })?;
         let metrics = counts.metrics();
