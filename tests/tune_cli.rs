@@ -128,7 +128,9 @@ fn eval_shows_what_tuning_chose_and_cv_reports_the_trials() {
     // round before, and the starting configuration if it was not among them.
     let round = |r: u64| -> Vec<&str> {
         let trials = trials.iter().filter(|t| t["round"] == r);
-        trials.map(|t| t["setting"]["flags"].as_str().unwrap()).collect()
+        trials
+            .map(|t| t["setting"]["flags"].as_str().unwrap())
+            .collect()
     };
     assert_eq!(round(1).len(), 12);
     for r in 2..=4 {

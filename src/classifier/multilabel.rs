@@ -271,13 +271,8 @@ impl TextClassifier {
     /// least the model's least number of labels. A single-label model gives its one class, with
     /// its probability as the score.
     pub fn predict_labels(&self, text: &str) -> Result<Vec<ScoredLabel>> {
-        let mut counter = crate::vectorize::DocumentCounter::new(&self.analyzer);
-        let mut counted = crate::vectorize::Counted::default();
-        let vectorizer = &self.model.vectorizer;
-        counter.count(vectorizer, text, &mut counted);
-        vectorizer.weigh(&mut counted.row, counted.length);
         let mut scores = vec![0.0; self.model.labels.len()];
-        Ok(self.labels_of(&counted.row, &mut scores))
+        Ok(self.labels_of(&self.vectorize(text).row, &mut scores))
     }
 
     /// The labels of one weighted row, as [`TextClassifier::predict_labels`] gives them;

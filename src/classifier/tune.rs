@@ -530,7 +530,9 @@ fn sample(settings: &mut Vec<Setting>, max: Option<usize>, seed: u64, incumbent:
     let first = settings.iter().position(|s| s == incumbent);
     let mut order: Vec<usize> = (0..settings.len()).filter(|&i| Some(i) != first).collect();
     crate::model::random::SplitMix(seed).shuffle(&mut order);
-    let others = order.into_iter().take(max.max(1) - usize::from(first.is_some()));
+    let others = order
+        .into_iter()
+        .take(max.max(1) - usize::from(first.is_some()));
     let mut keep: Vec<usize> = others.chain(first).collect();
     keep.sort_unstable();
     let all = std::mem::take(settings);
@@ -663,12 +665,19 @@ mod tests {
     fn the_gain_is_the_mean_paired_difference_over_its_standard_error() {
         // Differences: three +1, one -1, six 0: mean 0.2, sample variance 3.6 / 9 = 0.4,
         // standard error sqrt(0.4 / 10) = 0.2.
-        let a = [true, true, true, false, true, true, false, false, true, true];
-        let b = [false, false, false, true, true, true, false, false, true, true];
+        let a = [
+            true, true, true, false, true, true, false, false, true, true,
+        ];
+        let b = [
+            false, false, false, true, true, true, false, false, true, true,
+        ];
         assert!((gain_in_standard_errors(&a, &b) - 1.0).abs() < 1e-12);
         assert!((gain_in_standard_errors(&b, &a) + 1.0).abs() < 1e-12);
         assert_eq!(gain_in_standard_errors(&a, &a), 0.0);
-        assert_eq!(gain_in_standard_errors(&[true; 4], &[false; 4]), f64::INFINITY);
+        assert_eq!(
+            gain_in_standard_errors(&[true; 4], &[false; 4]),
+            f64::INFINITY
+        );
     }
 
     #[test]
@@ -681,7 +690,10 @@ mod tests {
         slightly[30..32].fill(true);
         let trials = [trial(incumbent, &base), trial(other, &slightly)];
         let (winner, held, kept) = choose(&trials, incumbent).unwrap();
-        assert_eq!((&winner.setting, &held.setting, kept), (incumbent, incumbent, true));
+        assert_eq!(
+            (&winner.setting, &held.setting, kept),
+            (incumbent, incumbent, true)
+        );
         // Ten rows more right: 3.4 standard errors.
         let mut clearly = base.clone();
         clearly[30..40].fill(true);
