@@ -234,3 +234,26 @@ fn a_calibrated_svm_reports_probabilities_and_calibration_is_svm_only() {
         assert!(p > 0.0 && p < 1.0, "{line}");
     }
 }
+
+#[test]
+fn naive_bayes_trained_in_two_passes_predicts_as_in_one() {
+    let dir = tempfile::tempdir().unwrap();
+    for kind in ["mnb", "cnb", "bnb"] {
+        let evals: Vec<String> = ["1", "2"]
+            .iter()
+            .map(|passes| {
+                let model = dir.path().join(format!("{kind}-{passes}"));
+                let args = ["train", "corpora", "--classifier", kind, "--passes", passes];
+                let (code, _, stderr) = outcome(&bowline(
+                    &[&args[..], &["-o", arg(&model), "-q"]].concat(),
+                    b"",
+                ));
+                assert_eq!(code, 0, "{stderr}");
+                let eval = ["eval", arg(&model), "corpora", "--json", "-q"];
+                outcome(&bowline(&eval, b"")).1
+            })
+            .collect();
+        assert!(evals[0].contains("\"accuracy\""), "{}", evals[0]);
+        assert_eq!(evals[0], evals[1], "{kind}");
+    }
+}

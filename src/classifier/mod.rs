@@ -32,6 +32,7 @@ mod predict;
 mod rank;
 mod select;
 mod tune;
+mod twice;
 mod update;
 
 use std::path::Path;

@@ -6,7 +6,7 @@ use super::{fit_stages, run_stages, Source};
 use crate::analyze::Analyzer;
 use crate::corpus::Entry;
 use crate::error::Result;
-use crate::pipeline::PipelineConfig;
+use crate::pipeline::{PipelineConfig, StageStats};
 use crate::vectorize::{CountedCorpus, FittedCorpus, Fitter, VectorizerConfig};
 
 /// Reads, analyzes and vectorizes the documents of `source`, calling `on_entry` with every entry
@@ -70,6 +70,65 @@ pub fn count_corpus(
         labels,
         ids,
         classes,
+        stats,
+    })
+}
+
+/// What a first pass over a corpus learns while keeping none of its documents: the statistics
+/// its vocabulary is fitted from, its classes, and whether every document has exactly one label.
+#[derive(Debug)]
+pub struct Survey {
+    /// Document frequencies and totals over provisional ids, with no rows kept.
+    pub fitter: Fitter,
+    /// The class folders, or else the distinct labels, sorted.
+    pub classes: Vec<String>,
+    /// Whether some document has no label.
+    pub unlabelled: bool,
+    /// Whether some document has several labels.
+    pub several_labels: bool,
+    /// The pipeline's stage counters.
+    pub stats: Vec<StageStats>,
+}
+
+/// Reads, analyzes and counts the documents of `source` into a [`Survey`], calling `on_entry` as
+/// [`fit_corpus`] does. Its memory follows the vocabulary and the labels, not the documents.
+pub fn survey_corpus(
+    source: Source,
+    analyzer: &Analyzer,
+    config: &VectorizerConfig,
+    pipeline: &PipelineConfig,
+    mut on_entry: impl FnMut(&Entry),
+) -> Result<Survey> {
+    let mut fitter = Fitter::new(config.clone())?;
+    let (mut labels, mut unlabelled, mut several_labels) = (BTreeSet::new(), false, false);
+    let (interner, rows) = fitter.parts();
+    let stages = fit_stages(
+        analyzer,
+        interner,
+        source.max_doc_bytes,
+        pipeline.is_fused(),
+    );
+    let stats = run_stages(source.entries, pipeline, stages, |item| {
+        on_entry(&item.entry);
+        if item.entry.is_document() {
+            rows.count(&item.counted);
+            let set = item.entry.doc.label_set();
+            unlabelled |= set.is_empty();
+            several_labels |= set.len() > 1;
+            labels.extend(set);
+        }
+        Ok(())
+    })?;
+    let classes = if source.classes.is_empty() {
+        labels.into_iter().collect()
+    } else {
+        source.classes
+    };
+    Ok(Survey {
+        fitter,
+        classes,
+        unlabelled,
+        several_labels,
         stats,
     })
 }

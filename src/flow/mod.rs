@@ -17,7 +17,7 @@ mod fit;
 mod source;
 mod stages;
 
-pub use fit::{count_corpus, fit_corpus};
+pub use fit::{count_corpus, fit_corpus, survey_corpus, Survey};
 pub use source::{open, Source};
 pub use stages::{fit_stage, fit_stages, transform_stage, transform_stages};
 

@@ -29,7 +29,15 @@ pub struct CountRows {
 impl CountRows {
     /// Appends one document's counts.
     pub fn push(&mut self, counted: Counted) {
-        let row = counted.row;
+        self.count(&counted);
+        self.rows.push(counted.row);
+    }
+
+    /// Adds one document to the document frequencies and totals without keeping its row: a
+    /// first pass over a corpus whose rows are not to be held (see
+    /// [`crate::flow::survey_corpus`]).
+    pub fn count(&mut self, counted: &Counted) {
+        let row = &counted.row;
         if let Some(&max) = row.indices.last() {
             if max as usize >= self.df.len() {
                 self.df.resize(max as usize + 1, 0);
@@ -40,7 +48,6 @@ impl CountRows {
             self.df[id as usize] += 1;
             self.total[id as usize] += count as u64;
         }
-        self.rows.push(row);
         self.lengths.push(counted.length);
     }
 
