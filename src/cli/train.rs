@@ -100,7 +100,8 @@ pub struct TrainArgs {
     pub json: bool,
     /// Naive Bayes: read the corpus twice, first for its vocabulary, so that memory holds the
     /// vocabulary and the model but no document, for twice the analysis time; the model is the
-    /// same. `auto` reads a corpus of 256 MiB or more twice; stdin is read once.
+    /// same. `auto` reads a corpus of 256 MiB or more twice; stdin is read once. The SVM and
+    /// k-NN read once and hold every document's row in memory.
     #[arg(long, value_enum, default_value = "auto")]
     pub passes: Passes,
     #[command(flatten)]
