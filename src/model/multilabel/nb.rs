@@ -247,6 +247,6 @@ fn spread_over(label: &ClassSums, seen: &ClassSums) -> ClassSums {
     }
     ClassSums {
         indices: seen.indices.clone(),
-        values,
+        values: values.into(),
     }
 }
