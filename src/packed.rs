@@ -12,7 +12,7 @@ use serde::{Deserializer, Serializer};
 
 pub mod sections;
 mod table;
-pub use table::{derived, seq, Table};
+pub use table::{derived, seq, Table, TableMut};
 
 /// A fixed-size number, or a plain record of them.
 ///

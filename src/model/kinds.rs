@@ -433,6 +433,7 @@ impl Classifier {
         let features = merged.terms().len();
         match self {
             Classifier::NaiveBayes(nb) => {
+                nb.check_sums()?;
                 nb.remap(columns, features, classes);
                 nb.add(rows, ids);
             }
@@ -445,6 +446,7 @@ impl Classifier {
                 svm.update(rows, ids, classes, change)?;
             }
             Classifier::Knn(knn) => {
+                knn.check_postings()?;
                 knn.remap(columns, features, classes);
                 knn.add(rows, ids)?;
             }

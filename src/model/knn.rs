@@ -138,15 +138,15 @@ impl TryFrom<Stored> for Knn {
             && s.starts.first() == Some(&0)
             && s.starts.last().map(|&end| end as usize) == Some(postings)
             && s.counts.len() == postings
-            && weights.get().is_none_or(|w| w.len() == postings)
-            && (in_place
-                || s.starts.windows(2).all(|pair| pair[0] <= pair[1])
-                    && s.rows.iter().all(|&row| (row as usize) < s.labels.len())
-                    && s.labels.iter().all(|&c| (c as usize) < s.class_docs.len()));
+            && weights.get().is_none_or(|w| w.len() == postings);
         if !consistent {
             return Err("k-NN: inconsistent postings".into());
         }
-        Ok(Knn { stored, weights })
+        let knn = Knn { stored, weights };
+        if !in_place {
+            knn.check_postings().map_err(|e| e.to_string())?;
+        }
+        Ok(knn)
     }
 }
 
@@ -340,6 +340,19 @@ impl Knn {
             };
             weights.into()
         })
+    }
+
+    /// Checks that every posting span is in order and every row and class within the model:
+    /// what rebuilding the postings for an update relies on.
+    pub(crate) fn check_postings(&self) -> Result<()> {
+        let s = &self.stored;
+        let consistent = s.starts.windows(2).all(|pair| pair[0] <= pair[1])
+            && s.rows.iter().all(|&row| (row as usize) < s.labels.len())
+            && s.labels.iter().all(|&c| (c as usize) < s.class_docs.len());
+        match consistent {
+            true => Ok(()),
+            false => Err(Error::Config("k-NN: inconsistent postings".into())),
+        }
     }
 
     /// Derives the posting weights now, so that the model file stores them.

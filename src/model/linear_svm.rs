@@ -353,7 +353,7 @@ impl LinearSvm {
     /// new class.
     fn move_kept_rows(&mut self, classes: usize, change: ColumnChange) {
         for k in self.reservoir.rows_mut() {
-            let values = k.values.to_mut();
+            let mut values = k.values.to_mut();
             for (j, v) in k.indices.to_mut().iter_mut().zip(values.iter_mut()) {
                 *j = change.columns[*j as usize];
                 *v = (f64::from(*v) * change.rescale[*j as usize]) as f32;

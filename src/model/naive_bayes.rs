@@ -53,7 +53,7 @@ pub struct ClassSums {
 impl ClassSums {
     /// Adds `(feature, value)` pairs, in row order, to these sums.
     fn merge(&mut self, pairs: Vec<(u32, f64)>) {
-        let (indices, values) = (self.indices.to_mut(), self.values.to_mut());
+        let (mut indices, mut values) = (self.indices.to_mut(), self.values.to_mut());
         let mut all: Vec<(u32, f64)> = indices.drain(..).zip(values.drain(..)).collect();
         all.extend(pairs);
         // A stable sort keeps each feature's values in row order, so the sums are added in the
@@ -114,7 +114,7 @@ impl DenseSums {
             }
         }
         self.touched.sort_unstable();
-        let (indices, values) = (class.indices.to_mut(), class.values.to_mut());
+        let (mut indices, mut values) = (class.indices.to_mut(), class.values.to_mut());
         indices.clear();
         values.clear();
         for &j in &self.touched {
@@ -198,8 +198,10 @@ impl NaiveBayes {
     }
 
     /// Checks what a damaged or foreign model file could get wrong and scoring relies on: one
-    /// sum list per class, each with as many values as features, the features ascending and
-    /// within the vocabulary.
+    /// sum list per class, each with as many values as features, and, when the file stores the
+    /// scorer, its shape. The sums themselves are checked by [`NaiveBayes::check_sums`] before
+    /// they are used: a model file of format 6 stores the scorer, so scoring never reads them,
+    /// and reading millions of them would cost more than the rest of loading.
     pub fn check(&self) -> Result<()> {
         let fresh = NaiveBayes::new(
             self.kind,
@@ -208,17 +210,29 @@ impl NaiveBayes {
             self.classes(),
             self.n_features,
         )?;
-        let consistent = |s: &ClassSums| {
-            s.indices.len() == s.values.len()
-                && s.indices.windows(2).all(|pair| pair[0] < pair[1])
+        let shaped = |s: &ClassSums| s.indices.len() == s.values.len();
+        let scorer_fits =
+            (self.scorer.get()).is_none_or(|s| s.fits(fresh.classes(), fresh.n_features));
+        if self.sums.len() != fresh.classes() || !self.sums.iter().all(shaped) || !scorer_fits {
+            return Err(mismatch());
+        }
+        match self.scorer.get() {
+            Some(_) => Ok(()),
+            None => self.check_sums(),
+        }
+    }
+
+    /// Checks that each class's features are ascending and within the vocabulary: what
+    /// computing the scorer and adding documents rely on.
+    pub fn check_sums(&self) -> Result<()> {
+        let ordered = |s: &ClassSums| {
+            s.indices.windows(2).all(|pair| pair[0] < pair[1])
                 && s.indices
                     .last()
-                    .is_none_or(|&j| (j as usize) < fresh.n_features)
+                    .is_none_or(|&j| (j as usize) < self.n_features)
         };
-        if self.sums.len() != fresh.classes() || !self.sums.iter().all(consistent) {
-            return Err(Error::Config(
-                "naive Bayes sums do not match its features".into(),
-            ));
+        if !self.sums.iter().all(ordered) {
+            return Err(mismatch());
         }
         Ok(())
     }
@@ -397,6 +411,10 @@ impl NaiveBayes {
         }
         scorer
     }
+}
+
+fn mismatch() -> Error {
+    Error::Config("naive Bayes sums do not match its features".into())
 }
 
 /// Log class priors: learned from the documents per class, uniform, or given.

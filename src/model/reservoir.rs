@@ -80,10 +80,10 @@ mod tests {
 
     fn row(label: u32) -> KeptRow {
         KeptRow {
-            indices: vec![],
-            values: vec![],
+            indices: Table::default(),
+            values: Table::default(),
             label,
-            alpha: vec![],
+            alpha: Table::default(),
         }
     }
 

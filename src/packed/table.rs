@@ -15,52 +15,85 @@ use super::Word;
 /// encoded as the position of its bytes among the file's sections; elsewhere as one packed byte
 /// string, as [`crate::packed`] writes.
 pub struct Table<T: Word> {
-    data: Data<T>,
+    /// The first element and the number of them, kept beside their owner so that reading an
+    /// element costs no branch on where it lives (a hot loop reads them millions of times).
+    first: *const T,
+    length: usize,
+    owner: Owner<T>,
 }
 
-enum Data<T> {
-    Owned(Vec<T>),
-    /// `length` elements from byte `start` of the backing, which is aligned for `T`.
-    Mapped {
-        backing: Arc<Backing>,
-        start: usize,
-        length: usize,
-    },
+enum Owner<T> {
+    Vec(Vec<T>),
+    /// A file's bytes, at an address aligned for `T`.
+    File(Arc<Backing>),
 }
+
+// SAFETY: a table is an owned `Vec` or a shared read-only view of bytes that its `Arc` keeps
+// alive; the pointer only caches where they are. Numbers are `Send` and `Sync`.
+unsafe impl<T: Word + Send> Send for Table<T> {}
+// SAFETY: as for `Send`: nothing is written through a shared table.
+unsafe impl<T: Word + Sync> Sync for Table<T> {}
 
 impl<T: Word> Table<T> {
     /// The elements as a `Vec` to change; a table in a file is copied out of it first.
-    pub fn to_mut(&mut self) -> &mut Vec<T> {
-        if let Data::Mapped { .. } = self.data {
-            self.data = Data::Owned(self.to_vec());
+    pub fn to_mut(&mut self) -> TableMut<'_, T> {
+        if let Owner::File(_) = self.owner {
+            *self = Table::from(self.to_vec());
         }
-        match &mut self.data {
-            Data::Owned(values) => values,
-            Data::Mapped { .. } => unreachable!("a mapped table was just copied"),
-        }
+        TableMut(self)
     }
 
     /// The elements as a `Vec`, without copying an owned table.
     pub fn into_vec(self) -> Vec<T> {
-        match self.data {
-            Data::Owned(values) => values,
-            Data::Mapped { .. } => self.to_vec(),
+        match self.owner {
+            Owner::Vec(values) => values,
+            Owner::File(_) => self.to_vec(),
         }
     }
 
     /// A view of `length` elements of the backing from byte `start`, or a copy of them on a
     /// big-endian machine, where the file's little-endian numbers cannot be used in place.
     fn in_file(backing: Arc<Backing>, start: usize, length: usize) -> Self {
-        if cfg!(target_endian = "little") {
-            let data = Data::Mapped {
-                backing,
-                start,
-                length,
-            };
-            return Table { data };
-        }
         let bytes = &backing.bytes()[start..start + length * T::SIZE];
+        if cfg!(target_endian = "little") {
+            return Table {
+                first: bytes.as_ptr().cast(),
+                length,
+                owner: Owner::File(backing),
+            };
+        }
         bytes.chunks_exact(T::SIZE).map(T::take).collect()
+    }
+}
+
+/// A table's `Vec`, borrowed to change; the table notes where its elements went when dropped.
+pub struct TableMut<'a, T: Word>(&'a mut Table<T>);
+
+impl<T: Word> Deref for TableMut<'_, T> {
+    type Target = Vec<T>;
+
+    fn deref(&self) -> &Vec<T> {
+        match &self.0.owner {
+            Owner::Vec(values) => values,
+            Owner::File(_) => unreachable!("`Table::to_mut` copies a file's table"),
+        }
+    }
+}
+
+impl<T: Word> std::ops::DerefMut for TableMut<'_, T> {
+    fn deref_mut(&mut self) -> &mut Vec<T> {
+        match &mut self.0.owner {
+            Owner::Vec(values) => values,
+            Owner::File(_) => unreachable!("`Table::to_mut` copies a file's table"),
+        }
+    }
+}
+
+impl<T: Word> Drop for TableMut<'_, T> {
+    fn drop(&mut self) {
+        if let Owner::Vec(values) = &self.0.owner {
+            (self.0.first, self.0.length) = (values.as_ptr(), values.len());
+        }
     }
 }
 
@@ -68,23 +101,12 @@ impl<T: Word> Deref for Table<T> {
     type Target = [T];
 
     fn deref(&self) -> &[T] {
-        match &self.data {
-            Data::Owned(values) => values,
-            Data::Mapped {
-                backing,
-                start,
-                length,
-            } => {
-                // SAFETY: `sections::find` checked that the bytes lie within the backing and are
-                // aligned for `T`; `Word` promises that any bytes are a valid `T`; the backing
-                // lives as long as this table holds its `Arc`, and nothing writes to it (see
-                // `Model::load` on the mapped file).
-                unsafe {
-                    let first = backing.bytes().as_ptr().add(*start).cast::<T>();
-                    std::slice::from_raw_parts(first, *length)
-                }
-            }
-        }
+        // SAFETY: `first` and `length` are those of the owner's elements: a `Vec`'s, updated
+        // whenever it changes (only through `TableMut`, which updates them when dropped), or
+        // bytes that `sections::find` checked lie within the backing and are aligned for `T`,
+        // which `Word` promises are valid values and which the `Arc` keeps alive and unwritten
+        // (see `Model::load` on the mapped file).
+        unsafe { std::slice::from_raw_parts(self.first, self.length) }
     }
 }
 
@@ -97,7 +119,9 @@ impl<T: Word> Default for Table<T> {
 impl<T: Word> From<Vec<T>> for Table<T> {
     fn from(values: Vec<T>) -> Self {
         Table {
-            data: Data::Owned(values),
+            first: values.as_ptr(),
+            length: values.len(),
+            owner: Owner::Vec(values),
         }
     }
 }
@@ -120,19 +144,14 @@ impl<'a, T: Word> IntoIterator for &'a Table<T> {
 /// A table in a file clones as another view of it.
 impl<T: Word> Clone for Table<T> {
     fn clone(&self) -> Self {
-        let data = match &self.data {
-            Data::Owned(values) => Data::Owned(values.clone()),
-            Data::Mapped {
-                backing,
-                start,
-                length,
-            } => Data::Mapped {
-                backing: Arc::clone(backing),
-                start: *start,
-                length: *length,
+        match &self.owner {
+            Owner::Vec(values) => values.clone().into(),
+            Owner::File(backing) => Table {
+                first: self.first,
+                length: self.length,
+                owner: Owner::File(Arc::clone(backing)),
             },
-        };
-        Table { data }
+        }
     }
 }
 

@@ -57,7 +57,7 @@ impl TermList {
 
     /// Appends a term.
     pub fn push(&mut self, term: &str) {
-        let text = self.text.to_mut();
+        let mut text = self.text.to_mut();
         text.extend_from_slice(term.as_bytes());
         let end = text.len() as u64;
         self.ends.to_mut().push(end);
