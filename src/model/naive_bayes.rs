@@ -210,7 +210,11 @@ impl NaiveBayes {
             self.classes(),
             self.n_features,
         )?;
-        let shaped = |s: &ClassSums| s.indices.len() == s.values.len();
+        // Indices ascend (checked in full by `check_sums`), so the last is the largest.
+        let shaped = |s: &ClassSums| {
+            s.indices.len() == s.values.len()
+                && (s.indices.last()).is_none_or(|&j| (j as usize) < fresh.n_features)
+        };
         let scorer_fits =
             (self.scorer.get()).is_none_or(|s| s.fits(fresh.classes(), fresh.n_features));
         if self.sums.len() != fresh.classes() || !self.sums.iter().all(shaped) || !scorer_fits {

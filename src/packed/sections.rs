@@ -216,3 +216,51 @@ impl Drop for Guard {
         CONTEXT.with(|c| *c.borrow_mut() = None);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::packed::Table;
+
+    type Pair = (Table<u32>, Table<f64>);
+
+    /// The sections and the postcard part of `pair`, as a model file lays them out.
+    fn encode(pair: &Pair) -> (Vec<u8>, Vec<u8>) {
+        let (mut sections, mut meta) = (Vec::new(), Vec::new());
+        let (encoded, written) = with_writer(&mut sections, || postcard::to_io(pair, &mut meta));
+        encoded.unwrap();
+        written.unwrap();
+        (sections, meta)
+    }
+
+    fn decode(sections: &[u8], meta: &[u8]) -> postcard::Result<Pair> {
+        let backing = Arc::new(Backing::copied(sections));
+        with_sections(&backing, 0..sections.len(), || postcard::from_bytes(meta))
+    }
+
+    #[test]
+    fn tables_round_trip_through_sections_aligned_and_in_place() {
+        let pair: Pair = (vec![1, 2, 3].into(), vec![0.5, -1.0].into());
+        let (sections, meta) = encode(&pair);
+        let ((), layout) = with_layout(|| ());
+        assert_eq!(layout.length, 0);
+        // 12 bytes of u32, 4 of padding, 16 of f64.
+        assert_eq!(sections.len(), 32);
+        assert_eq!(decode(&sections, &meta).unwrap(), pair);
+        // Outside a model file, tables are packed byte strings, as before.
+        let packed = postcard::to_stdvec(&pair).unwrap();
+        assert_eq!(postcard::from_bytes::<Pair>(&packed).unwrap(), pair);
+    }
+
+    #[test]
+    fn a_table_outside_the_sections_or_misaligned_is_refused() {
+        let pair: Pair = (vec![1, 2, 3].into(), vec![0.5, -1.0].into());
+        let (sections, meta) = encode(&pair);
+        assert!(decode(&sections[..31], &meta).is_err());
+        // The second table's offset (16) moved to 12: inside the sections, but misaligned.
+        let mut moved = meta.clone();
+        let at = moved.iter().rposition(|&b| b == 16).unwrap();
+        moved[at] = 12;
+        assert!(decode(&sections, &moved).is_err());
+    }
+}
