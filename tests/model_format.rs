@@ -1,4 +1,4 @@
-//! Models of today's file format (version 4), committed, load and classify as they did when they
+//! Models of format 4 and of today's format 6, committed, load and classify as they did when they
 //! were written: any later change of the format must keep them readable. Each fixture was
 //! trained on `corpora/` (the commands are in tests/README.md) and the figures below are what
 //! `bowline classify --format jsonl --top 4 --explain 2` printed for it then.

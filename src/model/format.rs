@@ -177,7 +177,8 @@ impl Model {
         // file in place: it writes a new file and renames it over the old, so a mapping keeps
         // the old file's bytes for as long as a model uses it. Another program that truncated
         // or rewrote the file in place while a model is in use would change or remove bytes
-        // under it: reading a removed page raises SIGBUS. That risk is the price of not copying.
+        // under it: reading a removed page raises SIGBUS. That risk is the price of not copying;
+        // a program that keeps a model for long uses `Model::read` instead.
         if let Ok(map) = unsafe { memmap2::Mmap::map(&file) } {
             if check_header(&map, path)? == SECTIONS_VERSION {
                 return Model::from_backing(Arc::new(Backing::mapped(map)), path);
@@ -188,6 +189,20 @@ impl Model {
         let mut bytes = Vec::new();
         std::io::Read::read_to_end(&mut &file, &mut bytes).map_err(|e| Error::io(path, e))?;
         Model::from_bytes(&bytes, path)
+    }
+
+    /// Reads a model into memory, for a program that keeps it for long, as `bowline serve`
+    /// does. A model that [`Model::load`] mapped reads its file as long as it is used, so a
+    /// program that rewrote the file in place (`cp` over it, `>` in a shell) would take its
+    /// pages away and stop the process with SIGBUS; a model read here never reads the file
+    /// again. It costs one copy of the file.
+    pub fn read(path: &Path) -> Result<Self> {
+        let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+        let backing = Backing::read(&file).map_err(|e| Error::io(path, e))?;
+        if check_header(backing.bytes(), path)? == SECTIONS_VERSION {
+            return Model::from_backing(Arc::new(backing), path);
+        }
+        Model::from_bytes(backing.bytes(), path)
     }
 
     /// Checks the CRC-32 of a model file's array sections, which loading does not (see the

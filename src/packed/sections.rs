@@ -43,6 +43,17 @@ impl Backing {
         Backing(Store::Words(words, bytes.len()))
     }
 
+    /// The whole of `file`, read into memory aligned for any [`Word`](super::Word).
+    pub fn read(mut file: &std::fs::File) -> std::io::Result<Self> {
+        let length = usize::try_from(file.metadata()?.len()).map_err(std::io::Error::other)?;
+        let mut words = vec![0u64; length.div_ceil(ALIGN)];
+        // SAFETY: the words hold at least `length` bytes, and any bytes are valid `u64`s.
+        let bytes =
+            unsafe { std::slice::from_raw_parts_mut(words.as_mut_ptr().cast::<u8>(), length) };
+        std::io::Read::read_exact(&mut file, bytes)?;
+        Ok(Backing(Store::Words(words, length)))
+    }
+
     /// The bytes.
     pub fn bytes(&self) -> &[u8] {
         match &self.0 {
