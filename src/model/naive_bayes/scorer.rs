@@ -181,7 +181,7 @@ impl SparseScorer {
     }
 
     /// Whether the scorer has the shape of a model of `classes` classes and `features`
-    /// features: what indexing relies on beyond [`SparseScorer::deltas_of`]'s checks.
+    /// features: what indexing relies on beyond the checks each read of a feature's deltas makes.
     pub fn fits(&self, classes: usize, features: usize) -> bool {
         let per_class = [&self.bias, &self.slope, &self.scale];
         per_class.iter().all(|v| v.len() == classes)
