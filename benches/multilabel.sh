@@ -8,15 +8,16 @@
 #
 #   benches/multilabel.sh [REUTERS_DIR]      (default: ../shared/corpora/reuters21578)
 set -euo pipefail
-reuters=${1:-../shared/corpora/reuters21578}
+# Resolved before setup.sh moves to the project root, so that a relative path means the caller's.
+reuters=$(realpath "${1:-$(dirname "$0")/../../shared/corpora/reuters21578}")
 source "$(dirname "$0")/setup.sh"
 bowline=target/release/bowline
 flags="--ngrams 1 --c 1 --threshold-folds 5"
 hyperfine --warmup 1 --runs "${RUNS:-5}" --export-json "$out/times.json" \
     -n bowline "$bowline train $reuters/train.jsonl -o $out/m.model -q $flags 2>/dev/null && $bowline eval $out/m.model $reuters/test.jsonl -q --json > $out/m.json 2>/dev/null" \
-    -n sklearn "cd benches && ../$venv/bin/python sklearn_multilabel.py ../$reuters/train.jsonl ../$reuters/test.jsonl 2>/dev/null"
+    -n sklearn "cd benches && ../$venv/bin/python sklearn_multilabel.py $reuters/train.jsonl $reuters/test.jsonl 2>/dev/null"
 grep -E '"(micro_f1|macro_f1|samples_f1)"' "$out/m.json" | tr -d ' ,' | sed 's/^/bowline /'
-(cd benches && "../$venv/bin/python" sklearn_multilabel.py "../$reuters/train.jsonl" "../$reuters/test.jsonl")
+(cd benches && "../$venv/bin/python" sklearn_multilabel.py "$reuters/train.jsonl" "$reuters/test.jsonl")
 "$venv/bin/python" - "$out/times.json" <<'PY'
 import json, sys
 runs = {r["command"]: r["mean"] for r in json.load(open(sys.argv[1]))["results"]}

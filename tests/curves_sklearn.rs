@@ -1,9 +1,10 @@
 //! ROC AUC and average precision agree with scikit-learn's `roc_auc_score` and
 //! `average_precision_score` on the score sets of `fixtures/curves.json` (ties, one score for
-//! everyone, decision values, rare positives, a class with no document), to 1e-9. The fixture
-//! is made by `fixtures/make_curves.py`.
+//! everyone, decision values, rare positives, a class with no document) and on multi-label
+//! indicator tables (per label, macro and micro), to 1e-9. The fixture is made by
+//! `fixtures/make_curves.py`.
 
-use bowline::eval::{class_curves, ScoreKind, ScoreTable};
+use bowline::eval::{class_curves, LabelScoreTable, ScoreKind, ScoreTable};
 use serde_json::Value;
 
 const TOLERANCE: f64 = 1e-9;
@@ -113,5 +114,62 @@ fn one_against_the_rest_tables_equal_scikit_learn_and_absent_classes_are_left_ou
             let absent = curves.per_class.last().unwrap();
             assert_eq!((absent.positives, absent.roc_auc), (0, None));
         }
+    }
+}
+
+#[test]
+fn multi_label_figures_equal_scikit_learn_per_label_macro_and_micro() {
+    let fixture = fixture();
+    let sets = fixture["multilabel"].as_array().unwrap();
+    assert_eq!(sets.len(), 2);
+    for set in sets {
+        let name = set["name"].as_str().unwrap();
+        let labels: Vec<String> = set["labels"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l.as_str().unwrap().to_string())
+            .collect();
+        let mut table = LabelScoreTable::new(labels, ScoreKind::DecisionValue);
+        let truth = set["truth"].as_array().unwrap();
+        for (row, t) in set["scores"].as_array().unwrap().iter().zip(truth) {
+            let ids: Vec<usize> = t
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c.as_u64().unwrap() as usize)
+                .collect();
+            table.push(&floats(row), &ids);
+        }
+        let curves = table.curves();
+        for (c, theirs) in set["per_label"].as_array().unwrap().iter().enumerate() {
+            let ours = &curves.per_class[c];
+            close(
+                ours.roc_auc,
+                &theirs["roc_auc"],
+                &format!("{name} {c}: AUC"),
+            );
+            let what = format!("{name} {c}: average precision");
+            close(ours.average_precision, &theirs["average_precision"], &what);
+        }
+        close(curves.macro_roc_auc, &set["macro_roc_auc"], name);
+        let what = format!("{name}: macro AP");
+        close(
+            curves.macro_average_precision,
+            &set["macro_average_precision"],
+            &what,
+        );
+        let micro = curves.micro.as_ref().unwrap();
+        close(
+            micro.roc_auc,
+            &set["micro_roc_auc"],
+            &format!("{name}: micro AUC"),
+        );
+        let what = format!("{name}: micro AP");
+        close(
+            micro.average_precision,
+            &set["micro_average_precision"],
+            &what,
+        );
     }
 }

@@ -212,10 +212,11 @@ fn the_page_is_not_written_over_the_model() {
     assert_eq!(std::fs::read(Path::new(&model)).unwrap(), before);
 }
 
-/// A multi-label model's page: its averaged figures and per-label bars, rendered in Chromium;
-/// `--curves` is refused rather than ignored, and `classify --explain` explains every label given.
+/// A multi-label model's page: its averaged figures, per-label bars and each label's ROC and
+/// precision-recall curves with the micro ones, rendered in Chromium; `--curves` in text and
+/// JSON, and `classify --explain` explains every label given.
 #[test]
-fn a_multi_label_model_gets_a_per_label_page_and_explanations() {
+fn a_multi_label_model_gets_a_per_label_page_curves_and_explanations() {
     let dir = tempfile::tempdir().unwrap();
     let corpus = dir.path().join("tags.jsonl");
     let mut lines = String::new();
@@ -231,11 +232,24 @@ fn a_multi_label_model_gets_a_per_label_page_and_explanations() {
     std::fs::write(&corpus, lines).unwrap();
     let model = dir.path().join("tags.model");
     train_quietly(arg(&corpus), &model, "svm");
+    // Held-out documents whose words mislead, so that the rankings are not all perfect.
+    let held_out = dir.path().join("held-out.jsonl");
+    std::fs::write(
+        &held_out,
+        concat!(
+            "{\"labels\": [\"space\"], \"text\": \"rocket launch\"}\n",
+            "{\"labels\": [\"space\"], \"text\": \"soup in orbit\"}\n",
+            "{\"labels\": [\"food\"], \"text\": \"oven bread\"}\n",
+            "{\"labels\": [\"food\"], \"text\": \"rocket soup\"}\n",
+            "{\"labels\": [\"space\", \"food\"], \"text\": \"astronaut food\"}\n",
+        ),
+    )
+    .unwrap();
     let page = dir.path().join("tags.html");
     let args = [
         "eval",
         arg(&model),
-        arg(&corpus),
+        arg(&held_out),
         "--html",
         arg(&page),
         "-q",
@@ -247,21 +261,72 @@ fn a_multi_label_model_gets_a_per_label_page_and_explanations() {
         "<td>micro-F1</td>",
         "<td>Hamming loss</td>",
         "<h2>Per label</h2>",
+        "<td>micro ROC AUC</td>",
+        "<td>macro average precision</td>",
+        "<th>ROC AUC</th>",
     ] {
         assert!(html.contains(fact), "{fact} missing:\n{html}");
     }
     if let Some(chromium) = browser::chromium() {
         let rendered = browser::render(chromium, dir.path(), &html);
         let titles: Vec<&str> = rendered.charts.iter().map(|c| c.title.as_str()).collect();
-        assert_eq!(titles, ["Precision, recall and F1"]);
+        assert_eq!(
+            titles,
+            [
+                "Precision, recall and F1",
+                "ROC curves (AUC in the legend)",
+                "Precision-recall curves (average precision in the legend)"
+            ]
+        );
     }
-    let args = ["eval", arg(&model), arg(&corpus), "--curves"];
-    let (code, _, stderr) = outcome(&bowline(&args, b""));
-    assert_eq!(code, 2, "{stderr}");
-    assert!(
-        stderr.contains("--curves is computed for single-label models"),
-        "{stderr}"
+    let json = json_of(&[
+        "eval",
+        arg(&model),
+        arg(&held_out),
+        "--curves",
+        "--json",
+        "-q",
+    ]);
+    let curves = &json["curves"];
+    assert_eq!(curves["score"], "decision_value");
+    let per_label = curves["per_class"].as_array().unwrap();
+    let labels: Vec<&str> = per_label
+        .iter()
+        .map(|l| l["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels, ["food", "space"]);
+    let positives: Vec<u64> = per_label
+        .iter()
+        .map(|l| l["positives"].as_u64().unwrap())
+        .collect();
+    assert_eq!(positives, [3, 3]);
+    // Micro pools the 5 documents × 2 labels: 6 cells with the label, 4 without.
+    let micro = &curves["micro"];
+    assert_eq!(
+        (micro["positives"].as_u64(), micro["negatives"].as_u64()),
+        (Some(6), Some(4))
     );
+    for figure in ["roc_auc", "average_precision"] {
+        let value = micro[figure].as_f64().unwrap();
+        assert!(value > 0.0 && value <= 1.0, "{figure} {value}");
+    }
+    assert!(micro["roc"]["fpr"].as_array().unwrap().len() >= 3);
+    let (code, stdout, stderr) = outcome(&bowline(
+        &["eval", arg(&model), arg(&held_out), "--curves", "-q"],
+        b"",
+    ));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains("one label against the documents without it, ranked by decision values"),
+        "{stdout}"
+    );
+    let rows: Vec<&str> = stdout
+        .lines()
+        .map(|l| l.split(' ').next().unwrap_or(""))
+        .collect();
+    for row in ["food", "space", "macro", "micro"] {
+        assert!(rows.contains(&row), "{row} missing:\n{stdout}");
+    }
     let args = ["classify", arg(&model), "--explain", "2", "-q"];
     let (code, stdout, stderr) = outcome(&bowline(&args, b"rocket soup\n"));
     assert_eq!(code, 0, "{stderr}");

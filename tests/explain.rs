@@ -239,7 +239,7 @@ fn multi_label_explanations_add_up_to_each_labels_score() {
             (labels, text)
         })
         .collect();
-    for kind in [Kind::Svm, Kind::Mnb, Kind::Bnb] {
+    for kind in [Kind::Svm, Kind::Mnb, Kind::Cnb, Kind::Bnb] {
         let model = TextClassifier::builder(kind)
             .fit_multi(sets.clone())
             .unwrap();

@@ -226,7 +226,7 @@ fn naive_bayes_updated_with_label_sets_equals_training_on_the_union() {
         folds: 0,
         ..MultiLabelOptions::default()
     };
-    for kind in [Kind::Mnb, Kind::Bnb] {
+    for kind in [Kind::Mnb, Kind::Cnb, Kind::Bnb] {
         let builder = TextClassifier::builder(kind).vectorizer(raw_counts());
         let (first, rest) = DOCS.split_at(6);
         let fit = |docs| {
@@ -256,6 +256,9 @@ fn naive_bayes_updated_with_label_sets_equals_training_on_the_union() {
             PerLabel::Svm(_) => panic!("naive Bayes expected"),
         };
         assert_eq!(nb(a).counts(), nb(b).counts(), "{kind:?}");
+        let probe = "rain at the match";
+        let (given, expected) = (updated.predict_labels(probe), all.predict_labels(probe));
+        assert_eq!(given.unwrap(), expected.unwrap(), "{kind:?}");
         assert_eq!(a.info.docs_per_class, [7, 7, 5]);
         assert_eq!(a.info.docs_per_class, b.info.docs_per_class);
     }
@@ -491,4 +494,133 @@ fn learn_continues_a_multi_label_naive_bayes_model_as_training_on_all_would() {
     let (code, _, err) = outcome(&bowline(&learn, rest.as_bytes()));
     assert_ne!(code, 0);
     assert!(err.contains("needs a multi-label model"), "{err}");
+}
+
+/// `learn --multi-label` starts a multi-label naive Bayes model from a stream: the same model
+/// as `train --multi-label --threshold-folds 0` on the same documents, for each event model,
+/// with `--min-labels` kept. Without the flag a new model refuses a document with several
+/// labels, and an existing single-label model refuses the flag.
+#[test]
+fn learn_starts_a_multi_label_model_as_training_on_the_same_documents() {
+    let dir = tempfile::tempdir().unwrap();
+    let exact = ["--tf", "count", "--idf", "none", "--norm", "none"];
+    let corpus = dir.path().join("all.jsonl");
+    std::fs::write(&corpus, jsonl()).unwrap();
+    for kind in ["mnb", "cnb", "bnb"] {
+        let (learned, trained) = (dir.path().join("l.model"), dir.path().join("t.model"));
+        let _ = std::fs::remove_file(&learned);
+        let train = [
+            &["train", arg(&corpus), "-o", arg(&trained), "--multi-label"][..],
+            &[
+                "--classifier",
+                kind,
+                "--threshold-folds",
+                "0",
+                "--min-labels",
+                "2",
+            ],
+            &["--min-df", "1", "-q"],
+            &exact,
+        ]
+        .concat();
+        let (code, _, err) = outcome(&bowline(&train, b""));
+        assert_eq!(code, 0, "{err}");
+        let learn = [
+            &["learn", arg(&learned), "--multi-label", "--min-labels", "2"][..],
+            &["--classifier", kind, "--input", "jsonl", "-q"],
+            &exact,
+        ]
+        .concat();
+        let (code, _, err) = outcome(&bowline(&learn, jsonl().as_bytes()));
+        assert_eq!(code, 0, "{err}");
+        let (a, b) = (
+            TextClassifier::load(&learned).unwrap(),
+            TextClassifier::load(&trained).unwrap(),
+        );
+        assert!(a.is_multi_label(), "{kind}");
+        let decision = |m: &TextClassifier| {
+            let multi = m.model().classifier.multi_label().unwrap();
+            (multi.decision.thresholds.clone(), multi.decision.min_labels)
+        };
+        assert_eq!(decision(&a), (vec![0.0; 3], 2), "{kind}");
+        assert_eq!(decision(&a), decision(&b), "{kind}");
+        // Labels come in order of appearance when learned, in byte order when trained.
+        let mut labels = a.labels().to_vec();
+        labels.sort();
+        assert_eq!(labels, b.labels(), "{kind}");
+        for probe in [
+            "the team won the match and the bank shares rose",
+            "rain and snow",
+        ] {
+            let (ours, theirs) = (
+                a.predict_labels(probe).unwrap(),
+                b.predict_labels(probe).unwrap(),
+            );
+            assert_eq!(ours.len(), theirs.len(), "{kind}: {ours:?} vs {theirs:?}");
+            for (x, y) in ours.iter().zip(&theirs) {
+                assert_eq!(x.label, y.label, "{kind}");
+                assert!(
+                    (x.score - y.score).abs() < 1e-9,
+                    "{kind}: {ours:?} vs {theirs:?}"
+                );
+            }
+        }
+    }
+    let fresh = dir.path().join("fresh.model");
+    let learn = ["learn", arg(&fresh), "--input", "jsonl", "-q"];
+    let (code, _, err) = outcome(&bowline(&learn, jsonl().as_bytes()));
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("start one with `learn --multi-label`"),
+        "{err}"
+    );
+    let single = dir.path().join("single.model");
+    let learn = ["learn", arg(&single), "-q"];
+    assert_eq!(outcome(&bowline(&learn, b"sport\tthe match\n")).0, 0);
+    let learn = ["learn", arg(&single), "--multi-label", "-q"];
+    let (code, _, err) = outcome(&bowline(&learn, b"sport\tthe match\n"));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("its classifier, analysis and weighting are fixed"),
+        "{err}"
+    );
+}
+
+/// An index keeps every label of a document: a multi-label model trained from it equals one
+/// trained from the JSONL file it was made from.
+#[test]
+fn an_index_keeps_every_label_of_a_document() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("all.jsonl");
+    std::fs::write(&corpus, jsonl()).unwrap();
+    let index = dir.path().join("all.idx");
+    let (code, _, err) = outcome(&bowline(
+        &["index", arg(&corpus), "--index", arg(&index), "-q"],
+        b"",
+    ));
+    assert_eq!(code, 0, "{err}");
+    let (from_index, from_file) = (dir.path().join("i.model"), dir.path().join("f.model"));
+    for (input, model) in [(&index, &from_index), (&corpus, &from_file)] {
+        let train = [
+            "train",
+            arg(input),
+            "-o",
+            arg(model),
+            "--classifier",
+            "mnb",
+            "--threshold-folds",
+            "0",
+            "-q",
+        ];
+        let (code, _, err) = outcome(&bowline(&train, b""));
+        assert_eq!(code, 0, "{err}");
+    }
+    let (a, b) = (
+        TextClassifier::load(&from_index).unwrap(),
+        TextClassifier::load(&from_file).unwrap(),
+    );
+    assert!(a.is_multi_label());
+    assert_eq!(a.labels(), b.labels());
+    assert_eq!(a.model().info.docs_per_class, b.model().info.docs_per_class);
+    assert_eq!(a.model().classifier, b.model().classifier);
 }

@@ -372,6 +372,18 @@ fn a_changed_file_is_reloaded_and_a_slow_client_is_cut_off() {
     let _ = stream.read_to_string(&mut answer);
     assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
     assert_eq!(server.get("/healthz").0, 200);
+    // A client that never finishes its headers is disconnected after the timeout, long before
+    // its own read timeout of 20 seconds would end the wait.
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let head = format!("POST /v1/models/mnb/classify HTTP/1.1\r\nHost: {address}\r\n");
+    stream.write_all(head.as_bytes()).unwrap();
+    let mut rest = Vec::new();
+    let closed = stream.read_to_end(&mut rest);
+    assert!(closed.is_ok(), "the connection stayed open: {closed:?}");
+    assert_eq!(server.get("/healthz").0, 200);
 }
 
 #[test]

@@ -122,8 +122,24 @@ fn eval_shows_what_tuning_chose_and_cv_reports_the_trials() {
     assert_eq!(code, 0, "{stderr}");
     let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     let trials = report["trials"].as_array().unwrap();
-    // 12 configurations, then the best 4, the best 2 and the best 1.
-    assert_eq!(trials.len(), 12 + 4 + 2 + 1);
+    let incumbent = report["incumbent"]["setting"]["flags"].as_str().unwrap();
+    assert!(incumbent.ends_with("--c 3"), "{incumbent}");
+    // 12 configurations (the starting one among them), then each round the best third of the
+    // round before, and the starting configuration if it was not among them.
+    let round = |r: u64| -> Vec<&str> {
+        let trials = trials.iter().filter(|t| t["round"] == r);
+        trials
+            .map(|t| t["setting"]["flags"].as_str().unwrap())
+            .collect()
+    };
+    assert_eq!(round(1).len(), 12);
+    for r in 2..=4 {
+        let before = round(r - 1);
+        let best = &before[..before.len().div_ceil(3)];
+        let expected = best.len() + usize::from(!best.contains(&incumbent));
+        assert_eq!(round(r).len(), expected, "round {r}");
+        assert!(round(r).contains(&incumbent), "round {r}");
+    }
     assert!(report["chosen"].as_str().unwrap().contains("--c "));
 }
 

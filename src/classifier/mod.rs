@@ -46,7 +46,7 @@ pub use online::OnlineLearner;
 pub use predict::{Prediction, Predictor};
 pub use rank::{rank_terms, Listing, RankOptions, Ranked};
 pub use select::{SelectOptions, SelectionOutcome};
-pub use tune::{RoundTime, Setting, Trial, TuneOptions, TuneOutcome};
+pub use tune::{RoundTime, Setting, Trial, TuneOptions, TuneOutcome, SIGNIFICANT};
 pub use update::Updated;
 
 use crate::analyze::{Analyzer, AnalyzerConfig};

@@ -41,6 +41,31 @@ impl OnlineLearner {
         vectorizer: VectorizerConfig,
         alpha: f64,
     ) -> Result<Self> {
+        Self::start(kind, analysis, vectorizer, alpha, None)
+    }
+
+    /// A new, empty multi-label model (binary relevance, as
+    /// [`Builder::fit_multi_source`](super::Builder::fit_multi_source) trains naive Bayes),
+    /// giving each document at least `min_labels` labels. Its thresholds stay at the natural
+    /// boundary, 0, since a stream holds no documents out to choose them: the model equals
+    /// training on the documents seen so far with no threshold folds.
+    pub fn new_multi_label(
+        kind: Kind,
+        analysis: AnalyzerConfig,
+        vectorizer: VectorizerConfig,
+        alpha: f64,
+        min_labels: u32,
+    ) -> Result<Self> {
+        Self::start(kind, analysis, vectorizer, alpha, Some(min_labels))
+    }
+
+    fn start(
+        kind: Kind,
+        analysis: AnalyzerConfig,
+        vectorizer: VectorizerConfig,
+        alpha: f64,
+        multi_label: Option<u32>,
+    ) -> Result<Self> {
         let nb_kind = kind.naive_bayes().ok_or_else(|| {
             Error::Config(
                 "learn trains naive Bayes (mnb, cnb, bnb); train an SVM or k-NN with `train`"
@@ -57,11 +82,15 @@ impl OnlineLearner {
             ));
         }
         let nb = NaiveBayes::new(nb_kind, alpha, Priors::Learned, 0, 0)?;
+        // A multi-label model also counts every document as one class (see `BinaryNb`).
+        let all = NaiveBayes::new(nb_kind, alpha, Priors::Learned, 1, 0)?;
+        let multi =
+            multi_label.map(|least| (OnlineNb::from_batch(&all), MultiLabel::untuned(0, least)));
         Ok(OnlineLearner {
             analyzer: Analyzer::new(analysis.clone())?,
             vocabulary: GrowingVocabulary::new(analysis, vectorizer)?,
             nb: OnlineNb::from_batch(&nb),
-            multi: None,
+            multi,
             labels: Vec::new(),
             info: TrainingInfo::now(Vec::new(), Vec::new()),
             counted: Counted::default(),
@@ -161,8 +190,8 @@ impl OnlineLearner {
     pub fn learn_labels(&mut self, terms: &Terms, classes: &[u32]) -> Result<()> {
         let Some((all, _)) = &mut self.multi else {
             return Err(Error::Config(
-                "a document with several labels needs a multi-label model; train one with \
-                 `train --multi-label`"
+                "a document with several labels needs a multi-label model; start one with \
+                 `learn --multi-label` or `train --multi-label`"
                     .into(),
             ));
         };

@@ -38,10 +38,18 @@ pub struct Predictor<'a> {
 impl Predictor<'_> {
     /// Predicts the class of one text.
     pub fn predict(&mut self, text: &str) -> Prediction {
+        let classifier = self.classifier;
+        classifier.prediction(self.vectorize(text))
+    }
+
+    /// One text analyzed, counted and weighed into this predictor's buffers, as
+    /// [`TextClassifier::vectorize`] does: for a caller that wants more than the prediction
+    /// from one analysis (labels, an explanation).
+    pub fn vectorize(&mut self, text: &str) -> &Counted {
         let vectorizer = &self.classifier.model.vectorizer;
         self.counter.count(vectorizer, text, &mut self.counted);
         vectorizer.weigh(&mut self.counted.row, self.counted.length);
-        self.classifier.prediction(&self.counted)
+        &self.counted
     }
 }
 
@@ -114,7 +122,9 @@ impl TextClassifier {
             .probabilities_of(&row.indices, &row.values, out);
     }
 
-    fn prediction(&self, counted: &Counted) -> Prediction {
+    /// The prediction for a document counted and weighed by [`TextClassifier::stages`] or
+    /// [`Predictor::vectorize`].
+    pub fn prediction(&self, counted: &Counted) -> Prediction {
         let labels = &self.model.labels;
         let mut probabilities = vec![0.0; labels.len()];
         self.probabilities(counted, &mut probabilities);

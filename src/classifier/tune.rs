@@ -25,9 +25,9 @@ use super::{Builder, Labelled, Reading, TextClassifier};
 use crate::analyze::{Analyzer, AnalyzerConfig, Language, StopWords};
 use crate::corpus::{load_pending, Document, Entry};
 use crate::error::{Error, Result};
-use crate::eval::{dev_split, evaluate, folds};
+use crate::eval::{correct, dev_split, folds};
 use crate::flow::Source;
-use crate::model::{Kind, Params, Tuned};
+use crate::model::{Kind, Params, Trainer, Tuned};
 use crate::vectorize::{fit_part, weigh_part, DfBound, Idf, Tf, VectorizerConfig, Weighting};
 
 /// How long and how widely to search.
@@ -65,7 +65,7 @@ pub struct Setting {
     #[serde(skip)]
     vectorizer: VectorizerConfig,
     #[serde(skip)]
-    params: Params,
+    trainer: Trainer,
 }
 
 /// A configuration's mean accuracy over the folds of a share of the documents.
@@ -79,6 +79,10 @@ pub struct Trial {
     pub setting: Setting,
     /// Mean accuracy on the held-out folds.
     pub accuracy: f64,
+    /// Whether each held-out row, fold after fold, was classified right: the rows are the same
+    /// for every trial of a round, so two configurations can be compared row by row.
+    #[serde(skip)]
+    correct: Vec<bool>,
 }
 
 /// What a search found.
@@ -92,6 +96,12 @@ pub struct TuneOutcome {
     pub rounds: Vec<RoundTime>,
     /// Why the search ended: all rounds done, or the budget.
     pub stopped_by_budget: bool,
+    /// The configuration the search started from, that of the builder (the defaults, or the
+    /// flags given), with its accuracy in the last round.
+    pub incumbent: Trial,
+    /// Whether the best trial of the last round was not better than the incumbent by
+    /// [`SIGNIFICANT`] standard errors, so the incumbent was kept.
+    pub kept_incumbent: bool,
 }
 
 /// What one round of the search took.
@@ -135,6 +145,12 @@ const ETA: usize = 3;
 const ROUNDS: usize = 4;
 /// The final training on all the documents (reading, counting, training), in trials at share 1.
 const FINAL_FIT: f64 = 2.0;
+/// How many standard errors of the paired difference in held-out correctness the best
+/// configuration must gain over the incumbent to replace it: McNemar's test at the 5% level
+/// (Dietterich 1998). The best of hundreds of configurations beats the incumbent on the folds by
+/// chance alone, most of all on small corpora; the defaults were chosen to hold across corpora
+/// and stay unless the evidence against them is clear.
+pub const SIGNIFICANT: f64 = 1.96;
 
 impl Builder {
     /// Searches the grid of this builder's kind on the labelled documents of `source` (see the
@@ -156,9 +172,10 @@ impl Builder {
         let name = source.name.clone();
         let documents = load_all(source, reading)?;
         let kind = self.kind();
-        let analyses = analyses(&self.analysis);
-        let mut settings = grid(kind, &analyses);
-        sample(&mut settings, options.max_trials, options.seed);
+        let mut analyses = analyses(&self.analysis);
+        let mut settings = grid(kind, &analyses)?;
+        let incumbent = self.incumbent(&mut analyses, &mut settings);
+        sample(&mut settings, options.max_trials, options.seed, &incumbent);
         let corpora = analyses
             .iter()
             .map(|analysis| count(&documents, analysis, &name, reading))
@@ -192,7 +209,6 @@ impl Builder {
                 folds: options.folds,
                 share,
                 seed: options.seed,
-                kind,
             };
             let mut scored = context.run(&survivors, &|| {
                 let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
@@ -210,22 +226,19 @@ impl Builder {
                 .take(keep)
                 .map(|t| t.setting.clone())
                 .collect();
+            if !survivors.contains(&incumbent) {
+                survivors.push(incumbent.clone());
+            }
             trials.extend(scored.into_iter().map(|mut t| {
                 t.round = round + 1;
                 t
             }));
         }
-        let last = trials.last().map_or(0, |t| t.round);
-        let best = trials
-            .iter()
-            .filter(|t| t.round == last)
-            .max_by(|a, b| a.accuracy.total_cmp(&b.accuracy))
-            .ok_or_else(|| Error::Config("the tuning budget allowed no trial".into()))?
-            .clone();
+        let (best, incumbent, kept_incumbent) = choose(&trials, &incumbent)?;
         let winner = Builder {
             analysis: analyses[best.setting.analysis].clone(),
             vectorizer: best.setting.vectorizer.clone(),
-            trainer: kind.trainer(&best.setting.params, best.setting.vectorizer.weighting)?,
+            trainer: best.setting.trainer.clone(),
         };
         let pairs = Source::labelled(
             documents
@@ -248,17 +261,95 @@ impl Builder {
             trials,
             rounds,
             stopped_by_budget,
+            incumbent,
+            kept_incumbent,
         })
+    }
+
+    /// This builder's own configuration as a setting of the search, added to `settings` (and
+    /// its analysis to `analyses`) unless the grid already holds it.
+    fn incumbent(
+        &self,
+        analyses: &mut Vec<AnalyzerConfig>,
+        settings: &mut Vec<Setting>,
+    ) -> Setting {
+        let analysis = match analyses.iter().position(|a| *a == self.analysis) {
+            Some(a) => a,
+            None => {
+                analyses.push(self.analysis.clone());
+                analyses.len() - 1
+            }
+        };
+        let setting = Setting {
+            analysis,
+            flags: flags(
+                &self.analysis,
+                &self.vectorizer,
+                &parameter_flag(&self.trainer),
+            ),
+            vectorizer: self.vectorizer.clone(),
+            trainer: self.trainer.clone(),
+        };
+        if !settings.contains(&setting) {
+            settings.push(setting.clone());
+        }
+        setting
     }
 }
 
-/// Trials planned for `settings` configurations over every round.
+/// The winner of the last round of `trials`: its best trial, unless that is not significantly
+/// better than the incumbent's (see [`SIGNIFICANT`]), then the incumbent's. Returns the winner,
+/// the incumbent's trial and whether the incumbent was kept.
+fn choose(trials: &[Trial], incumbent: &Setting) -> Result<(Trial, Trial, bool)> {
+    let last = trials.last().map_or(0, |t| t.round);
+    let round = || trials.iter().filter(|t| t.round == last);
+    let best = round()
+        .max_by(|a, b| a.accuracy.total_cmp(&b.accuracy))
+        .ok_or_else(|| Error::Config("the tuning budget allowed no trial".into()))?;
+    let held = round()
+        .find(|t| t.setting == *incumbent)
+        .ok_or_else(|| Error::Config("the starting configuration was not tried".into()))?;
+    if gain_in_standard_errors(&best.correct, &held.correct) > SIGNIFICANT {
+        Ok((best.clone(), held.clone(), false))
+    } else {
+        Ok((held.clone(), held.clone(), best.setting != *incumbent))
+    }
+}
+
+/// The mean gain in correctness of `a` over `b` on the same rows, in standard errors of the
+/// paired differences (0 when they never differ).
+fn gain_in_standard_errors(a: &[bool], b: &[bool]) -> f64 {
+    let n = a.len().min(b.len()) as f64;
+    let differences = a.iter().zip(b).map(|(&x, &y)| f64::from(x) - f64::from(y));
+    let (sum, squares) = differences.fold((0.0, 0.0), |(s, q), d| (s + d, q + d * d));
+    if n < 2.0 {
+        return 0.0;
+    }
+    let mean = sum / n;
+    let variance = (squares - n * mean * mean) / (n - 1.0);
+    if variance <= 0.0 {
+        return if mean > 0.0 { f64::INFINITY } else { 0.0 };
+    }
+    mean / (variance / n).sqrt()
+}
+
+/// The flag of `bowline train` that sets the trainer's parameter.
+fn parameter_flag(trainer: &Trainer) -> String {
+    match trainer {
+        Trainer::NaiveBayes(_, alpha, _) => format!("--alpha {alpha}"),
+        Trainer::Svm(svm, _) => format!("--c {}", svm.c),
+        Trainer::Knn(knn, _) => format!("--k {}", knn.k),
+    }
+}
+
+/// Trials planned for `settings` configurations over every round, at most: a round after the
+/// first has one more when the incumbent is not among the best.
 fn planned_trials(settings: usize) -> usize {
     let mut n = settings;
     let mut total = 0;
     for _ in 0..ROUNDS {
         total += n;
-        n = n.div_ceil(ETA).max(1);
+        n = (n.div_ceil(ETA) + 1).min(n);
     }
     total
 }
@@ -336,7 +427,7 @@ fn analyses(base: &AnalyzerConfig) -> Vec<AnalyzerConfig> {
 }
 
 /// Every configuration of `kind` over `analyses`.
-fn grid(kind: Kind, analyses: &[AnalyzerConfig]) -> Vec<Setting> {
+fn grid(kind: Kind, analyses: &[AnalyzerConfig]) -> Result<Vec<Setting>> {
     let weightings = [
         (Tf::Sublinear, Idf::Smooth),
         (Tf::Count, Idf::Smooth),
@@ -355,56 +446,41 @@ fn grid(kind: Kind, analyses: &[AnalyzerConfig]) -> Vec<Setting> {
                     },
                     ..kind.default_vectorizer()
                 };
-                for (params, flag) in parameters(kind) {
-                    let flags = flags(analysis, &vectorizer, &flag);
+                for params in parameters(kind) {
+                    let trainer = kind.trainer(&params, vectorizer.weighting)?;
                     out.push(Setting {
                         analysis: a,
-                        flags,
+                        flags: flags(analysis, &vectorizer, &parameter_flag(&trainer)),
                         vectorizer: vectorizer.clone(),
-                        params,
+                        trainer,
                     });
                 }
             }
         }
     }
-    out
+    Ok(out)
 }
 
 /// The classifier parameter's values for `kind`, with the flag that sets each.
-fn parameters(kind: Kind) -> Vec<(Params, String)> {
+fn parameters(kind: Kind) -> Vec<Params> {
     let defaults = Params::default();
     match kind {
         Kind::Svm => [0.1, 0.3, 1.0, 3.0, 10.0]
-            .map(|c| {
-                let svm = crate::model::SvmParams { c, ..defaults.svm };
-                (
-                    Params {
-                        svm,
-                        ..defaults.clone()
-                    },
-                    format!("--c {c}"),
-                )
+            .map(|c| Params {
+                svm: crate::model::SvmParams { c, ..defaults.svm },
+                ..defaults.clone()
             })
             .to_vec(),
         Kind::Knn => [5, 10, 30, 50]
-            .map(|k| {
-                let knn = crate::model::KnnParams { k, ..defaults.knn };
-                (
-                    Params {
-                        knn,
-                        ..defaults.clone()
-                    },
-                    format!("--k {k}"),
-                )
+            .map(|k| Params {
+                knn: crate::model::KnnParams { k, ..defaults.knn },
+                ..defaults.clone()
             })
             .to_vec(),
         _ => [0.01, 0.03, 0.1, 0.3, 1.0]
-            .map(|alpha| {
-                let params = Params {
-                    alpha: Some(alpha),
-                    ..defaults.clone()
-                };
-                (params, format!("--alpha {alpha}"))
+            .map(|alpha| Params {
+                alpha: Some(alpha),
+                ..defaults.clone()
             })
             .to_vec(),
     }
@@ -446,14 +522,18 @@ fn flag_value(value: &impl Serialize) -> String {
         .unwrap_or_default()
 }
 
-/// Keeps `max` configurations at most, a sample chosen with `seed`.
-fn sample(settings: &mut Vec<Setting>, max: Option<usize>, seed: u64) {
+/// Keeps `max` configurations at most, `incumbent` and a sample of the others chosen with `seed`.
+fn sample(settings: &mut Vec<Setting>, max: Option<usize>, seed: u64, incumbent: &Setting) {
     let Some(max) = max.filter(|&m| m < settings.len()) else {
         return;
     };
-    let mut order: Vec<usize> = (0..settings.len()).collect();
+    let first = settings.iter().position(|s| s == incumbent);
+    let mut order: Vec<usize> = (0..settings.len()).filter(|&i| Some(i) != first).collect();
     crate::model::random::SplitMix(seed).shuffle(&mut order);
-    let mut keep: Vec<usize> = order.into_iter().take(max.max(1)).collect();
+    let others = order
+        .into_iter()
+        .take(max.max(1) - usize::from(first.is_some()));
+    let mut keep: Vec<usize> = others.chain(first).collect();
     keep.sort_unstable();
     let all = std::mem::take(settings);
     let mut keep = keep.into_iter().peekable();
@@ -472,7 +552,6 @@ struct Round<'a> {
     folds: usize,
     share: f64,
     seed: u64,
-    kind: Kind,
 }
 
 impl Round<'_> {
@@ -502,6 +581,7 @@ impl Round<'_> {
         let corpus = &labelled.corpus;
         let vectorizer = &group[0].vectorizer;
         let mut totals = vec![0.0; group.len()];
+        let mut rows_right = vec![Vec::new(); group.len()];
         for fold in 0..self.folds {
             let (held, kept): (Vec<usize>, Vec<usize>) =
                 (0..self.fold_of.len()).partition(|&i| self.fold_of[i] == fold);
@@ -513,26 +593,31 @@ impl Round<'_> {
             let test = weigh_part(corpus, &part, &held)?;
             let (truth, train_truth) = (labelled.classes_of(&held), labelled.classes_of(&kept));
             let mut train = None;
-            for (setting, total) in group.iter().zip(&mut totals) {
-                let trainer = self.kind.trainer(&setting.params, vectorizer.weighting)?;
+            for (i, setting) in group.iter().enumerate() {
+                let trainer = &setting.trainer;
                 let x = match &train {
                     Some(x) => x,
                     None => train.insert(trainer.rows(corpus, &part, &kept)?),
                 };
                 let classifier = trainer.fit(x, &train_truth, corpus.classes.len())?;
-                *total += evaluate(&classifier, &corpus.classes, &test, &truth).accuracy;
+                let right = correct(&classifier, &test, &truth);
+                let hits = right.iter().filter(|&&r| r).count();
+                totals[i] += hits as f64 / right.len().max(1) as f64;
+                rows_right[i].extend(right);
             }
         }
         Ok(group
             .iter()
             .zip(totals)
-            .map(|(setting, total)| {
+            .zip(rows_right)
+            .map(|((setting, total), correct)| {
                 done();
                 Trial {
                     round: 0,
                     share: self.share,
                     setting: (*setting).clone(),
                     accuracy: total / self.folds as f64,
+                    correct,
                 }
             })
             .collect())
@@ -558,5 +643,62 @@ impl Round<'_> {
             .zip(dropped)
             .filter_map(|(row, drop)| (!drop).then_some(row))
             .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn trial(setting: &Setting, correct: &[bool]) -> Trial {
+        let right = correct.iter().filter(|&&r| r).count();
+        Trial {
+            round: 2,
+            share: 1.0,
+            setting: setting.clone(),
+            accuracy: right as f64 / correct.len() as f64,
+            correct: correct.to_vec(),
+        }
+    }
+
+    #[test]
+    fn the_gain_is_the_mean_paired_difference_over_its_standard_error() {
+        // Differences: three +1, one -1, six 0: mean 0.2, sample variance 3.6 / 9 = 0.4,
+        // standard error sqrt(0.4 / 10) = 0.2.
+        let a = [
+            true, true, true, false, true, true, false, false, true, true,
+        ];
+        let b = [
+            false, false, false, true, true, true, false, false, true, true,
+        ];
+        assert!((gain_in_standard_errors(&a, &b) - 1.0).abs() < 1e-12);
+        assert!((gain_in_standard_errors(&b, &a) + 1.0).abs() < 1e-12);
+        assert_eq!(gain_in_standard_errors(&a, &a), 0.0);
+        assert_eq!(
+            gain_in_standard_errors(&[true; 4], &[false; 4]),
+            f64::INFINITY
+        );
+    }
+
+    #[test]
+    fn the_incumbent_stays_unless_the_best_is_significantly_better() {
+        let settings = grid(Kind::Mnb, &[AnalyzerConfig::default()]).unwrap();
+        let (incumbent, other) = (&settings[0], &settings[1]);
+        let base = [[true; 30], [false; 30]].concat();
+        // Two rows more right out of 60: more accurate, but 1.42 standard errors.
+        let mut slightly = base.clone();
+        slightly[30..32].fill(true);
+        let trials = [trial(incumbent, &base), trial(other, &slightly)];
+        let (winner, held, kept) = choose(&trials, incumbent).unwrap();
+        assert_eq!(
+            (&winner.setting, &held.setting, kept),
+            (incumbent, incumbent, true)
+        );
+        // Ten rows more right: 3.4 standard errors.
+        let mut clearly = base.clone();
+        clearly[30..40].fill(true);
+        let trials = [trial(incumbent, &base), trial(other, &clearly)];
+        let (winner, _, kept) = choose(&trials, incumbent).unwrap();
+        assert_eq!((&winner.setting, kept), (other, false));
     }
 }

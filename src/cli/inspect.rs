@@ -238,22 +238,26 @@ fn text(inspection: &Inspection, classifier: &Classifier) -> String {
     out
 }
 
+/// A naive Bayes event model in words.
+fn event_model(kind: NbKind) -> &'static str {
+    match kind {
+        NbKind::Multinomial => "multinomial",
+        NbKind::Complement => "complement",
+        NbKind::Bernoulli => "Bernoulli",
+    }
+}
+
 /// The kind in words, with its parameters.
 fn kind_text(classifier: &Classifier) -> String {
     match classifier {
         Classifier::MultiLabel(multi) => {
             let per_label = match &multi.scorer {
                 PerLabel::Svm(svm) => format!("a linear SVM per label, C {}", svm.params().c),
-                PerLabel::NaiveBayes(nb) => {
-                    let event = match nb.kind() {
-                        NbKind::Bernoulli => "Bernoulli",
-                        _ => "multinomial",
-                    };
-                    format!(
-                        "{event} naive Bayes per label, alpha {}",
-                        nb.counts().0.alpha()
-                    )
-                }
+                PerLabel::NaiveBayes(nb) => format!(
+                    "{} naive Bayes per label, alpha {}",
+                    event_model(nb.kind()),
+                    nb.counts().0.alpha()
+                ),
             };
             format!(
                 "multi-label: {per_label}; at least {} label(s) a document; thresholds chosen by {}",
@@ -261,11 +265,7 @@ fn kind_text(classifier: &Classifier) -> String {
             )
         }
         Classifier::NaiveBayes(nb) => {
-            let event = match nb.kind() {
-                NbKind::Multinomial => "multinomial",
-                NbKind::Complement => "complement",
-                NbKind::Bernoulli => "Bernoulli",
-            };
+            let event = event_model(nb.kind());
             let priors = match nb.priors() {
                 Priors::Learned => "learned priors".to_string(),
                 Priors::Uniform => "uniform priors".to_string(),

@@ -33,6 +33,17 @@ pub struct LearnArgs {
     /// Smoothing of a new model, > 0 [default: the classifier's, as for train].
     #[arg(long)]
     pub alpha: Option<f64>,
+    /// Start a multi-label model (when the file does not exist): one binary naive Bayes per
+    /// label, as `train --multi-label` trains on the documents seen so far, with every
+    /// threshold at 0 (a stream holds no documents out to choose them; `train
+    /// --threshold-folds 0` is the same model). A document's labels are JSONL `labels` or TSV
+    /// labels split by --label-sep.
+    #[arg(long)]
+    pub multi_label: bool,
+    /// A new multi-label model gives every document at least this many labels, the
+    /// highest-scoring [default: 1].
+    #[arg(long, value_name = "N", requires = "multi_label")]
+    pub min_labels: Option<u32>,
     /// Save the model after every N documents (and at the end).
     #[arg(long, default_value_t = 1000, value_name = "N")]
     pub checkpoint_every: u64,
@@ -63,6 +74,8 @@ fn open(args: &LearnArgs) -> Result<(OnlineLearner, bool)> {
     let config = model.vectorizer.config();
     let unchanged = args.classifier.is_none()
         && args.alpha.is_none()
+        && args.min_labels.is_none()
+        && (!args.multi_label || model.classifier.multi_label().is_some())
         && args.analysis.config_over(analyzer)? == *analyzer
         && args.weighting.config_over(config)? == *config;
     let learner = OnlineLearner::resume(model, &args.model)?;
@@ -86,7 +99,13 @@ fn create(args: &LearnArgs) -> Result<OnlineLearner> {
     };
     let config = args.weighting.config_over(&defaults)?;
     let alpha = args.alpha.unwrap_or(kind.default_alpha());
-    OnlineLearner::new(kind, analysis, config, alpha)
+    match args.multi_label {
+        true => {
+            let least = args.min_labels.unwrap_or(1);
+            OnlineLearner::new_multi_label(kind, analysis, config, alpha, least)
+        }
+        false => OnlineLearner::new(kind, analysis, config, alpha),
+    }
 }
 
 /// Runs the command.

@@ -8,22 +8,16 @@ use super::eval::EvalArgs;
 use super::log::ReadLog;
 use super::{DecisionArgs, Outcome};
 use bowline::classifier::Explanation;
-use bowline::eval::{figures_table, label_width, MultiLabelMetrics};
+use bowline::eval::{figures_table, label_width, Curves, MultiLabelMetrics};
 use bowline::report::multilabel_report;
 use bowline::{Error, Result, Source, TextClassifier};
 
 /// `eval` of a multi-label model: micro, macro and per-document F1, subset accuracy, Hamming
-/// loss and per-label figures, as text or JSON. Class folders are read with the same file in
-/// several folders as one document.
+/// loss and per-label figures, as text or JSON; with `--curves` (and on the `--html` page) each
+/// label's ROC AUC and average precision, ranked by its score, with their macro and micro
+/// means. Class folders are read with the same file in several folders as one document.
 pub fn eval(classifier: &TextClassifier, args: &EvalArgs) -> Result<Outcome> {
     refuse_decision_flags(classifier, &args.decision)?;
-    if args.curves {
-        return Err(Error::Config(
-            "--curves is computed for single-label models; --html shows a multi-label model's \
-             per-label figures"
-                .into(),
-        ));
-    }
     if let Some(page) = &args.html {
         bowline::io::refuse_overwriting_inputs(page, &[&args.model, &args.corpus])?;
     }
@@ -32,19 +26,34 @@ pub fn eval(classifier: &TextClassifier, args: &EvalArgs) -> Result<Outcome> {
     let pipeline = args.runtime.start()?;
     let mut log = ReadLog::new(read.max_doc_bytes);
     let source = Source::open(&args.corpus, &read)?;
-    let metrics = classifier.evaluate_labels(source, &mut super::reading(pipeline, &mut log))?;
+    let (metrics, curves) = {
+        let reading = &mut super::reading(pipeline, &mut log);
+        if args.curves || args.html.is_some() {
+            let (metrics, scores) = classifier.evaluate_labels_with_scores(source, reading)?;
+            (metrics, Some(scores.curves()))
+        } else {
+            (classifier.evaluate_labels(source, reading)?, None)
+        }
+    };
     if let Some(path) = &args.html {
         let decided = "every label above its threshold (chosen in training)".to_string();
-        let html = multilabel_report(&metrics, &super::eval::header(args, classifier, decided));
+        let header = super::eval::header(args, classifier, decided);
+        let html = multilabel_report(&metrics, curves.as_ref(), &header);
         bowline::io::write_atomically(path, |out| out.write_all(html.as_bytes()))?;
     }
+    let curves = curves.filter(|_| args.curves);
     let shown = if args.json {
         super::json_text(&JsonMetrics {
             multi_label: true,
             metrics: &metrics,
+            curves: curves.as_ref(),
         })?
     } else {
-        text(&metrics)
+        let mut shown = text(&metrics);
+        if let Some(curves) = &curves {
+            shown += &super::eval::curves_text(curves, "label");
+        }
+        shown
     };
     super::print_or_quiet(&shown)?;
     if !args.runtime.quiet {
@@ -72,6 +81,10 @@ struct JsonMetrics<'a> {
     multi_label: bool,
     #[serde(flatten)]
     metrics: &'a MultiLabelMetrics,
+    /// With --curves: each label's ROC and precision-recall figures and points, and the micro
+    /// figures of every (document, label) pair pooled.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    curves: Option<&'a Curves>,
 }
 
 /// The figures as tables.

@@ -26,7 +26,8 @@ pub struct ServeArgs {
     /// Documents in one request at most (413 beyond).
     #[arg(long, default_value_t = 10_000, value_name = "N")]
     pub max_batch: usize,
-    /// Seconds a request may take, body upload included, before it is answered 408.
+    /// Seconds a request may take, body upload included, before it is answered 408 (a
+    /// connection still sending its headers is closed).
     #[arg(long, default_value_t = 30.0, value_name = "SECONDS")]
     pub timeout: f64,
     /// Write a model's file after this many learned documents...

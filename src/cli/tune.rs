@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use clap::Args;
 use serde::Serialize;
 
-use bowline::classifier::{RoundTime, Trial, TuneOptions, TuneOutcome};
+use bowline::classifier::{RoundTime, Trial, TuneOptions, TuneOutcome, SIGNIFICANT};
 use bowline::Result;
 
 /// The search's flags.
@@ -63,6 +63,8 @@ struct Report<'a> {
     chosen: &'a str,
     accuracy: f64,
     stopped_by_budget: bool,
+    incumbent: &'a Trial,
+    kept_incumbent: bool,
     rounds: &'a [RoundTime],
     trials: &'a [Trial],
 }
@@ -76,6 +78,8 @@ pub fn render(outcome: &TuneOutcome, json: bool) -> Result<String> {
             chosen,
             accuracy,
             stopped_by_budget: outcome.stopped_by_budget,
+            incumbent: &outcome.incumbent,
+            kept_incumbent: outcome.kept_incumbent,
             rounds: &outcome.rounds,
             trials: &outcome.trials,
         };
@@ -106,5 +110,12 @@ pub fn render(outcome: &TuneOutcome, json: bool) -> Result<String> {
     } else {
         "every round done"
     };
-    Ok(out + &format!("\nchosen ({why}): {chosen}\ncross-validated accuracy {accuracy:.4}\n"))
+    out += &format!("\nchosen ({why}): {chosen}\ncross-validated accuracy {accuracy:.4}\n");
+    if outcome.kept_incumbent {
+        out += &format!(
+            "kept the starting configuration: no other was better by {SIGNIFICANT} standard \
+             errors of the paired difference on the same held-out rows\n"
+        );
+    }
+    Ok(out)
 }

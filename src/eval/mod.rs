@@ -16,6 +16,6 @@ pub use metrics::{figures_table, label_width, ClassMetrics, Confusion, FigureRow
 pub use multilabel::{LabelScores, MultiLabelCounts, MultiLabelMetrics};
 pub use prequential::Prequential;
 pub use reliability::{reliability, Reliability};
-pub use scores::{Curves, ScoreKind, ScoreTable};
-pub use scoring::{evaluate, log_loss};
+pub use scores::{Curves, LabelScoreTable, ScoreKind, ScoreTable};
+pub use scoring::{correct, evaluate, log_loss};
 pub use split::{dev_split, folds};

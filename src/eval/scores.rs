@@ -16,8 +16,9 @@ pub enum ScoreKind {
     /// A probability of the class: naive Bayes posteriors, a calibrated SVM's Platt
     /// probabilities, k-NN's share of the neighbours' votes.
     Probability,
-    /// An uncalibrated linear SVM's one-vs-rest decision value w·x + b: it ranks documents for
-    /// the class but is no probability.
+    /// A decision value, 0 at the boundary: an uncalibrated linear SVM's one-vs-rest w·x + b,
+    /// or a multi-label model's per-label score (an SVM margin or naive Bayes' log posterior
+    /// odds). It ranks documents for the class but is no probability.
     DecisionValue,
 }
 
@@ -43,6 +44,10 @@ pub struct Curves {
     pub macro_average_precision: Option<f64>,
     /// Each class, in label order.
     pub per_class: Vec<ClassCurves>,
+    /// Multi-label only: every (document, label) pair pooled into one ranking, as
+    /// scikit-learn's `average="micro"` pools the cells of the label indicator matrix.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub micro: Option<ClassCurves>,
 }
 
 impl Curves {
@@ -53,6 +58,7 @@ impl Curves {
             macro_roc_auc: macro_mean(per_class.iter().map(|c| c.roc_auc)),
             macro_average_precision: macro_mean(per_class.iter().map(|c| c.average_precision)),
             per_class,
+            micro: None,
         }
     }
 }
@@ -114,6 +120,65 @@ impl ScoreTable {
     }
 }
 
+/// Per-document, per-label scores of a multi-label model with each document's true label set,
+/// for the curves of each label against the documents without it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LabelScoreTable {
+    labels: Vec<String>,
+    kind: ScoreKind,
+    /// Row-major: document `d`'s score for label `c` is `values[d * labels + c]`.
+    values: Vec<f64>,
+    /// Row-major like `values`: whether document `d` has label `c`.
+    has: Vec<bool>,
+}
+
+impl LabelScoreTable {
+    /// An empty table over `labels`, of scores of `kind`.
+    pub fn new(labels: Vec<String>, kind: ScoreKind) -> Self {
+        LabelScoreTable {
+            labels,
+            kind,
+            values: Vec::new(),
+            has: Vec::new(),
+        }
+    }
+
+    /// Adds one document: its scores, one per label, and the ids of its true labels; an id
+    /// beyond the table's labels (a label the model does not know, so has no score for) is
+    /// left out.
+    pub fn push(&mut self, scores: &[f64], truth: &[usize]) {
+        debug_assert_eq!(scores.len(), self.labels.len());
+        self.values.extend_from_slice(scores);
+        let first = self.has.len();
+        self.has.resize(first + self.labels.len(), false);
+        for &c in truth.iter().filter(|&&c| c < self.labels.len()) {
+            self.has[first + c] = true;
+        }
+    }
+
+    /// Each label's curves against the documents without it, their macro averages, and the
+    /// micro curves of every cell pooled.
+    pub fn curves(&self) -> Curves {
+        let width = self.labels.len().max(1);
+        let column = |c: usize| {
+            let cells = self.values.iter().zip(&self.has).skip(c).step_by(width);
+            cells.map(|(&score, &has)| (score, has)).collect::<Vec<_>>()
+        };
+        let per_class = (0..self.labels.len())
+            .map(|c| class_curves(&self.labels[c], &mut column(c)))
+            .collect();
+        let mut curves = Curves::from_classes(self.kind, per_class);
+        let mut pooled: Vec<(f64, bool)> = self
+            .values
+            .iter()
+            .copied()
+            .zip(self.has.iter().copied())
+            .collect();
+        curves.micro = Some(class_curves("micro", &mut pooled));
+        curves
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -138,5 +203,25 @@ mod tests {
         assert!(ScoreTable::new(vec![], ScoreKind::DecisionValue)
             .reliability(10)
             .is_none());
+    }
+
+    #[test]
+    fn label_curves_are_per_label_and_micro_pools_every_cell() {
+        let labels = vec!["a".to_string(), "b".to_string()];
+        let mut table = LabelScoreTable::new(labels, ScoreKind::DecisionValue);
+        table.push(&[0.9, 0.5], &[0]);
+        // Label 5 is one the model does not know: it has no column and is left out.
+        table.push(&[0.4, 0.8], &[0, 1, 5]);
+        table.push(&[0.2, 0.7], &[1]);
+        let curves = table.curves();
+        // Each label's positives outrank its one negative.
+        assert_eq!(curves.per_class[0].roc_auc, Some(1.0));
+        assert_eq!(curves.per_class[1].roc_auc, Some(1.0));
+        assert_eq!(curves.macro_roc_auc, Some(1.0));
+        // Pooled: positives 0.9, 0.4, 0.8, 0.7 against negatives 0.5 and 0.2; 0.4 falls below
+        // 0.5, so 7 of the 8 pairs are ranked right.
+        let micro = curves.micro.unwrap();
+        assert_eq!((micro.positives, micro.negatives), (4, 2));
+        assert_eq!(micro.roc_auc, Some(7.0 / 8.0));
     }
 }

@@ -17,6 +17,21 @@ pub fn evaluate(classifier: &Classifier, labels: &[String], x: &Matrix, truth: &
     confusion.report()
 }
 
+/// Whether `classifier` gives each row of `x` its class in `truth`, deciding as [`evaluate`]
+/// does.
+pub fn correct(classifier: &Classifier, x: &Matrix, truth: &[u32]) -> Vec<bool> {
+    let mut probabilities = vec![0.0; classifier.classes()];
+    truth
+        .iter()
+        .enumerate()
+        .map(|(i, &t)| {
+            let (indices, values) = matrix_row(x, i);
+            classifier.probabilities_of(indices, values, &mut probabilities);
+            Decision::MostProbable.decide(&probabilities) == t as usize
+        })
+        .collect()
+}
+
 /// The mean log loss of `classifier` on the rows of `x` with true classes `truth`: the mean of
 /// −ln P(true class).
 pub fn log_loss(classifier: &Classifier, classes: usize, x: &Matrix, truth: &[u32]) -> f64 {

@@ -1,6 +1,6 @@
 //! The corpus index: documents kept in a tantivy index, analyzed by bowline's own analyzer.
 //!
-//! `bowline index` stores each document's id, label and text, with what reading noted about it
+//! `bowline index` stores each document's id, labels and text, with what reading noted about it
 //! (its raw size, whether it was decoded as Windows-1252 or truncated), so that statistics
 //! computed from the index equal those computed from the corpus. The text is indexed with
 //! [`BowlineTokenizer`], which runs the analyzer whose configuration the index keeps in its
@@ -245,8 +245,10 @@ impl CorpusIndexWriter {
         if key != doc.id {
             stored.add_text(f.id, &key);
         }
-        if let Some(label) = &doc.label {
-            stored.add_text(f.label, label);
+        // Every label of a multi-label document, in its order: a tantivy field holds any
+        // number of values, so the schema is the one single-label indexes have.
+        for label in doc.label_set() {
+            stored.add_text(f.label, &label);
         }
         stored.add_text(f.text, &doc.text);
         stored.add_u64(f.seq, payload.next_seq);
@@ -361,12 +363,13 @@ fn entry_of(doc: &TantivyDocument, f: &Fields, dir: &Path) -> Result<(u64, Entry
     let text = |field| doc.get_first(field).and_then(|v| v.as_str());
     let number = |field| doc.get_first(field).and_then(|v| v.as_u64());
     let missing = |what: &str| Error::input(dir, format!("index document without {what}"));
-    let document = Document {
+    let mut document = Document {
         id: text(f.id).ok_or_else(|| missing("an id"))?.to_string(),
-        label: text(f.label).map(str::to_string),
         text: text(f.text).ok_or_else(|| missing("a text"))?.to_string(),
         ..Document::default()
     };
+    let labels = doc.get_all(f.label).filter_map(|v| v.as_str());
+    document.set_labels(labels.map(str::to_string).collect());
     let seq = number(f.seq).ok_or_else(|| missing("a sequence number"))?;
     let mut entry = Entry::loaded(document, number(f.bytes).unwrap_or(0));
     entry.decoded_windows_1252 = number(f.windows_1252) == Some(1);

@@ -146,7 +146,7 @@ pub struct Params {
 }
 
 /// How to train, validated.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Trainer {
     /// Naive Bayes of a kind, with smoothing and priors.
     NaiveBayes(NbKind, f64, Priors),
@@ -200,7 +200,7 @@ impl Trainer {
             }
             Trainer::Knn(..) => {
                 return Err(Error::Config(
-                    "k-NN has no multi-label form; use svm, mnb or bnb".into(),
+                    "k-NN has no multi-label form; use svm, mnb, cnb or bnb".into(),
                 ))
             }
         };
@@ -509,21 +509,19 @@ impl Classifier {
 
     /// The kind of classifier this is.
     pub fn kind(&self) -> Kind {
+        let of_nb = |kind: NbKind| match kind {
+            NbKind::Multinomial => Kind::Mnb,
+            NbKind::Complement => Kind::Cnb,
+            NbKind::Bernoulli => Kind::Bnb,
+        };
         match self {
-            Classifier::NaiveBayes(nb) => match nb.kind() {
-                NbKind::Multinomial => Kind::Mnb,
-                NbKind::Complement => Kind::Cnb,
-                NbKind::Bernoulli => Kind::Bnb,
-            },
+            Classifier::NaiveBayes(nb) => of_nb(nb.kind()),
             Classifier::Svm(_) => Kind::Svm,
             Classifier::Selected(selected) => selected.inner.kind(),
             Classifier::Knn(_) => Kind::Knn,
             Classifier::MultiLabel(multi) => match &multi.scorer {
                 PerLabel::Svm(_) => Kind::Svm,
-                PerLabel::NaiveBayes(nb) => match nb.kind() {
-                    NbKind::Bernoulli => Kind::Bnb,
-                    _ => Kind::Mnb,
-                },
+                PerLabel::NaiveBayes(nb) => of_nb(nb.kind()),
             },
         }
     }

@@ -8,7 +8,7 @@ use super::chart::{
     bar_chart, count, escape, heatmap, line_chart, Axis, BarChart, Bars, Heatmap, LineChart, Series,
 };
 use super::page::{self, table, Header};
-use crate::eval::{Curves, MultiLabelMetrics, Reliability, Report, ScoreKind};
+use crate::eval::{ClassCurves, Curves, MultiLabelMetrics, Reliability, Report, ScoreKind};
 
 /// What an evaluation page shows.
 #[derive(Debug, Clone, Copy)]
@@ -82,12 +82,17 @@ pub fn eval_report(eval: &EvalPage, header: &Header) -> String {
 }
 
 /// Renders a multi-label evaluation under `header`: the averaged figures, then each label's
-/// precision, recall and F1.
-pub fn multilabel_report(metrics: &MultiLabelMetrics, header: &Header) -> String {
+/// precision, recall and F1, and with `curves` each label's ROC AUC and average precision and
+/// the curves.
+pub fn multilabel_report(
+    metrics: &MultiLabelMetrics,
+    curves: Option<&Curves>,
+    header: &Header,
+) -> String {
     let mut page = page::open(header);
     page.push_str("<h2>Figures</h2>\n");
     let figure = |name: &str, value: f64| vec![name.to_string(), format!("{value:.4}")];
-    let rows = vec![
+    let mut rows = vec![
         vec!["documents".to_string(), count(metrics.documents)],
         vec!["labels".to_string(), count(metrics.labels)],
         figure("micro-F1", metrics.micro_f1),
@@ -99,7 +104,26 @@ pub fn multilabel_report(metrics: &MultiLabelMetrics, header: &Header) -> String
             format!("{:.6}", metrics.hamming_loss),
         ],
     ];
+    if let Some(c) = curves {
+        let micro = c.micro.as_ref();
+        rows.extend([
+            vec!["macro ROC AUC".into(), optional(c.macro_roc_auc)],
+            vec![
+                "macro average precision".into(),
+                optional(c.macro_average_precision),
+            ],
+            vec![
+                "micro ROC AUC".into(),
+                optional(micro.and_then(|m| m.roc_auc)),
+            ],
+            vec![
+                "micro average precision".into(),
+                optional(micro.and_then(|m| m.average_precision)),
+            ],
+        ]);
+    }
     table(&mut page, &["figure", "value"], &rows);
+    let of_label = |label: &str| curves.and_then(|k| k.per_class.iter().find(|c| c.label == label));
     let rows: Vec<ClassRow> = metrics
         .per_label
         .iter()
@@ -109,11 +133,14 @@ pub fn multilabel_report(metrics: &MultiLabelMetrics, header: &Header) -> String
             recall: l.recall,
             f1: l.f1,
             support: l.support,
-            roc_auc: None,
-            average_precision: None,
+            roc_auc: of_label(&l.label).and_then(|c| c.roc_auc),
+            average_precision: of_label(&l.label).and_then(|c| c.average_precision),
         })
         .collect();
     per_class_section(&mut page, "Per label", &rows);
+    if let Some(curves) = curves {
+        label_curve_charts(&mut page, curves);
+    }
     page::close(&mut page);
     page
 }
@@ -228,11 +255,41 @@ fn curve_charts(page: &mut String, curves: &Curves) {
         optional(curves.macro_roc_auc),
         optional(curves.macro_average_precision)
     );
-    let with_roc: Vec<_> = curves
-        .per_class
-        .iter()
-        .filter(|c| c.roc.is_some())
-        .collect();
+    let shown: Vec<&ClassCurves> = curves.per_class.iter().collect();
+    roc_and_pr_charts(page, &shown);
+}
+
+/// Labels drawn beside the micro curves: one colour each in the palette, with the micro
+/// curves'.
+const LABELS_DRAWN: usize = 19;
+
+/// A multi-label model's curves: the micro curves of every (document, label) pair pooled, and
+/// those of the labels with the most documents (a legend of 90 Reuters topics would not read).
+fn label_curve_charts(page: &mut String, curves: &Curves) {
+    let mut by_support: Vec<&ClassCurves> = curves.per_class.iter().collect();
+    by_support.sort_by_key(|c| std::cmp::Reverse(c.positives));
+    by_support.truncate(LABELS_DRAWN);
+    let micro = curves.micro.as_ref();
+    let _ = writeln!(
+        page,
+        "<h2>ROC and precision-recall curves</h2>\n<p class=\"note\">Each label against the \
+         documents without it, ranked by the label's score (an SVM margin or naive Bayes' log \
+         posterior odds). Macro ROC AUC {}, macro average precision {} (over the labels \
+         present); micro, every (document, label) pair pooled: ROC AUC {}, average precision \
+         {}. Drawn: the micro curves and the {} labels with the most documents.</p>",
+        optional(curves.macro_roc_auc),
+        optional(curves.macro_average_precision),
+        optional(micro.and_then(|m| m.roc_auc)),
+        optional(micro.and_then(|m| m.average_precision)),
+        by_support.len()
+    );
+    let shown: Vec<&ClassCurves> = micro.into_iter().chain(by_support).collect();
+    roc_and_pr_charts(page, &shown);
+}
+
+/// The ROC and the precision-recall chart of the curves `shown`, one series each.
+fn roc_and_pr_charts(page: &mut String, shown: &[&ClassCurves]) {
+    let with_roc: Vec<_> = shown.iter().filter(|c| c.roc.is_some()).collect();
     let roc_points: Vec<Vec<(f64, f64)>> = with_roc
         .iter()
         .filter_map(|c| c.roc.as_ref())
@@ -262,8 +319,7 @@ fn curve_charts(page: &mut String, curves: &Curves) {
         series: &series,
         marked: None,
     }));
-    let with_pr: Vec<_> = curves
-        .per_class
+    let with_pr: Vec<_> = shown
         .iter()
         .filter(|c| c.precision_recall.is_some())
         .collect();

@@ -135,17 +135,17 @@ fn answer(
     predictor: &mut Predictor,
     (id, text): (Option<String>, String),
     asked: &Asked,
-) -> crate::Result<Answered> {
-    let prediction = predictor.predict(&text);
-    let labels = if classifier.is_multi_label() {
-        Some(classifier.predict_labels(&text)?)
-    } else {
-        None
-    };
-    let explanation = match asked.explain {
-        Some(k) => Some(classifier.explain(&text, k)?),
-        None => None,
-    };
+) -> Answered {
+    // One analysis serves the prediction, the labels and the explanation alike.
+    let counted = predictor.vectorize(&text);
+    let prediction = classifier.prediction(counted);
+    let labels = classifier.is_multi_label().then(|| {
+        let mut scores = vec![0.0; classifier.labels().len()];
+        classifier.labels_of(&counted.row, &mut scores)
+    });
+    let explanation = asked
+        .explain
+        .map(|k| classifier.explain_counted(counted, k));
     let (top_k, threshold, probabilistic) = (asked.top_k, asked.threshold, asked.probabilistic);
     let (probability, score) = valued(prediction.probability, probabilistic);
     let passes = threshold.is_none_or(|t| prediction.probability >= t);
@@ -161,7 +161,7 @@ fn answer(
             }
         })
         .collect();
-    Ok(Answered {
+    Answered {
         id,
         label: passes.then_some(prediction.label),
         probability,
@@ -169,7 +169,7 @@ fn answer(
         scores,
         labels,
         explanation,
-    })
+    }
 }
 
 /// Classifies a batch with one version of the model, in input order.
@@ -204,7 +204,7 @@ pub async fn classify(
     let predictions = documents
         .into_iter()
         .map(|document| answer(classifier, &mut predictor, document, &asked))
-        .collect::<crate::Result<Vec<_>>>()?;
+        .collect::<Vec<_>>();
     served
         .classified
         .fetch_add(predictions.len() as u64, Ordering::Relaxed);

@@ -11,10 +11,11 @@
 //!
 //! Errors are `{"error": ...}` with a 4xx or 5xx status. Bodies and batches have size limits,
 //! and a request that takes longer than the timeout, as a slow client sending its body does,
-//! is answered 408 and its worker freed. On shutdown the requests in flight finish, then every
+//! is answered 408 and its worker freed; a connection whose headers take longer is closed. On shutdown the requests in flight finish, then every
 //! model with unsaved documents is checkpointed.
 
 mod api;
+mod listen;
 mod metrics;
 mod models;
 
@@ -49,7 +50,8 @@ pub struct ServeConfig {
     pub max_body_bytes: usize,
     /// Documents in one request at most (413 beyond).
     pub max_batch: usize,
-    /// A request not answered within this is answered 408.
+    /// A request not answered within this is answered 408; a connection whose request headers
+    /// are not complete within this is closed.
     pub timeout: Duration,
     /// When learned documents are written to the model file.
     pub checkpoints: Checkpoints,
@@ -132,11 +134,9 @@ impl Server {
             shared.stopping.store(true, Ordering::Relaxed);
             tracing::info!("shutting down: finishing the requests in flight");
         };
-        let served = axum::serve(listener, router(Arc::clone(&self.shared)))
-            .with_graceful_shutdown(stopping)
-            .await;
+        let app = router(Arc::clone(&self.shared));
+        listen::serve(listener, app, self.shared.config.timeout, stopping).await;
         watcher.abort();
-        served.map_err(|e| Error::Config(format!("the server failed: {e}")))?;
         for model in &self.shared.models {
             model.checkpoint().await?;
         }

@@ -1,4 +1,7 @@
 //! Binary-relevance naive Bayes: for each label, documents with it against documents without it.
+//! All three event models have this form; complement naive Bayes's is each label's two-class
+//! complement model (the label's weights estimated from the documents without it and the
+//! reverse), as `train --classifier cnb` would give on that label's yes/no problem.
 //!
 //! The counts kept are each label's sums over its documents and the sums over all documents;
 //! a label's negative sums are the difference, so nothing is stored per label that a
@@ -35,13 +38,8 @@ impl PartialEq for BinaryNb {
 }
 
 impl BinaryNb {
-    /// An untrained model of `kind` (multinomial or Bernoulli) with smoothing `alpha`.
+    /// An untrained model of `kind` with smoothing `alpha`.
     pub fn new(kind: NbKind, alpha: f64, labels: usize, features: usize) -> Result<Self> {
-        if kind == NbKind::Complement {
-            return Err(Error::Config(
-                "complement naive Bayes has no multi-label form; use mnb, bnb or svm".into(),
-            ));
-        }
         Ok(BinaryNb {
             positives: NaiveBayes::new(kind, alpha, Priors::Learned, labels, features)?,
             all: NaiveBayes::new(kind, alpha, Priors::Learned, 1, features)?,
@@ -108,7 +106,8 @@ impl BinaryNb {
         self.scorer = OnceLock::new();
     }
 
-    /// Fills `out` (one slot per label) with each label's log posterior odds for one row.
+    /// Fills `out` (one slot per label) with each label's score for one row: its log posterior
+    /// odds, or for complement naive Bayes the difference of its two classes' scores.
     pub fn scores(&self, indices: &[u32], values: &[f64], out: &mut [f64]) {
         self.scorer().scores(indices, values, out);
     }
@@ -144,7 +143,8 @@ impl BinaryNb {
     fn scorer(&self) -> &SparseScorer {
         self.scorer.get_or_init(|| match self.kind() {
             NbKind::Bernoulli => self.bernoulli(),
-            _ => self.multinomial(),
+            NbKind::Complement => self.complement(),
+            NbKind::Multinomial => self.multinomial(),
         })
     }
 
@@ -190,6 +190,57 @@ impl BinaryNb {
                 log_alpha - (positive + smoothing).ln() + (grand - positive + smoothing).ln();
         }
         scorer.base = totals.iter().map(|&t| -(t + alpha).ln()).collect();
+        scorer
+    }
+
+    /// Complement: label c's problem has two classes, "has c" and "lacks c", and complement
+    /// naive Bayes (as [`NaiveBayes`] computes it, normalized and without priors) weighs each
+    /// class by the other's counts: "has c" by θ⁻_cj = (t_j − s_cj + α) / (T − S_c + αn) and
+    /// "lacks c" by θ⁺_cj = (s_cj + α) / (S_c + αn), each log weight divided by its sum over the
+    /// features, L⁻_c and L⁺_c. The score is "has c"'s minus "lacks c"'s, so 0 is where the
+    /// two-class model would change its mind:
+    /// Σ_j x_j (log θ⁻_cj / L⁻_c − log θ⁺_cj / L⁺_c). With r_c = L⁻_c / L⁺_c that is 1 / L⁻_c
+    /// times a shared log(t_j + α), a per-label slope, and a delta where the label has counts.
+    fn complement(&self) -> SparseScorer {
+        let (n, alpha) = (self.all.features(), self.positives.alpha());
+        let totals = self.totals();
+        let grand = self.all.sums()[0].total();
+        let log_alpha = alpha.ln();
+        let base: Vec<f64> = totals.iter().map(|&t| (t + alpha).ln()).collect();
+        let base_total: f64 = base.iter().sum();
+        let smoothing = alpha * n as f64;
+        let sums = self.positives.sums();
+        // Per label: (log of θ⁺'s denominator, of θ⁻'s, L⁻_c, r_c).
+        let parts: Vec<(f64, f64, f64, f64)> = sums
+            .iter()
+            .map(|label| {
+                let positive = label.total();
+                let (d_plus, d_minus) = (
+                    (positive + smoothing).ln(),
+                    (grand - positive + smoothing).ln(),
+                );
+                let (mut own, mut rest) = (0.0, 0.0);
+                for (&j, &s) in label.indices.iter().zip(&label.values) {
+                    let t = totals[j as usize];
+                    own += (s + alpha).ln() - log_alpha;
+                    rest += (t - s + alpha).ln() - base[j as usize];
+                }
+                let l_plus = own + n as f64 * (log_alpha - d_plus);
+                let l_minus = base_total + rest - n as f64 * d_minus;
+                (d_plus, d_minus, l_minus, l_minus / l_plus)
+            })
+            .collect();
+        let delta = |c: usize, j: u32, s: f64| {
+            let t = totals[j as usize];
+            let r = parts[c].3;
+            (t - s + alpha).ln() - base[j as usize] - r * ((s + alpha).ln() - log_alpha)
+        };
+        let (mut scorer, _) = SparseScorer::new(n, vec![0.0; sums.len()], sums, delta);
+        for (c, &(d_plus, d_minus, l_minus, r)) in parts.iter().enumerate() {
+            scorer.slope[c] = -d_minus - r * (log_alpha - d_plus);
+            scorer.scale[c] = 1.0 / l_minus;
+        }
+        scorer.base = base.into();
         scorer
     }
 

@@ -1,5 +1,5 @@
 use super::*;
-use crate::model::naive_bayes::NbKind;
+use crate::model::naive_bayes::{NaiveBayes, NbKind, Priors};
 use crate::model::SvmParams;
 use crate::vectorize::{MatrixBuilder, SparseRow};
 
@@ -173,7 +173,42 @@ fn by_hand(
     score
 }
 
+/// Binary-relevance complement naive Bayes scores each label as the two-class complement model
+/// of that label's yes/no problem would (the single-label model, checked against
+/// scikit-learn's `ComplementNB(norm=True)`): its "has" score minus its "lacks" score.
 #[test]
-fn complement_naive_bayes_has_no_multi_label_form() {
-    assert!(BinaryNb::new(NbKind::Complement, 1.0, 2, 3).is_err());
+fn complement_scores_are_each_labels_two_class_complement_model() {
+    let x = matrix(
+        &[
+            &[(0, 2.0), (1, 1.0)],
+            &[(1, 3.0), (3, 1.0)],
+            &[(0, 1.0), (2, 1.0)],
+            &[(2, 2.0), (3, 0.5)],
+        ],
+        4,
+    );
+    let s = sets(&[&[0, 1], &[1], &[0], &[2]]);
+    let alpha = 0.5;
+    let mut nb = BinaryNb::new(NbKind::Complement, alpha, 3, 4).unwrap();
+    nb.add(&x, &s);
+    for row in [
+        (&[0u32, 2][..], &[1.0, 2.0][..]),
+        (&[1, 3][..], &[0.5, 1.0][..]),
+    ] {
+        let mut scores = [0.0; 3];
+        nb.scores(row.0, row.1, &mut scores);
+        for (c, &score) in scores.iter().enumerate() {
+            let has: Vec<u32> = (0..s.len()).map(|i| u32::from(s.contains(i, c))).collect();
+            let mut two =
+                NaiveBayes::new(NbKind::Complement, alpha, Priors::Learned, 2, 4).unwrap();
+            two.add(&x, &has);
+            let mut sides = [0.0; 2];
+            two.scorer().scores(row.0, row.1, &mut sides);
+            let expected = sides[1] - sides[0];
+            assert!(
+                (score - expected).abs() < 1e-12,
+                "{c}: {score} vs {expected}"
+            );
+        }
+    }
 }
