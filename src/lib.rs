@@ -114,7 +114,7 @@ pub mod flow;
 pub mod index;
 pub mod io;
 pub mod model;
-mod packed;
+pub mod packed;
 pub mod pipeline;
 mod prefetch;
 pub mod report;

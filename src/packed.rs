@@ -1,25 +1,52 @@
-//! `Vec<f32>`, `Vec<u32>` and `Vec<f64>` stored as one little-endian byte string: a model's weights load
-//! with one pass over bytes instead of millions of per-element decoding calls (the SVM's
-//! 20 Newsgroups weights are 7 million numbers). Use with `#[serde(with = "packed")]`.
+//! Large arrays of numbers in model files. In a model file of format 6 they are raw sections
+//! after the postcard part, used in place from the mapped file ([`Table`], [`sections`]); in
+//! older files and elsewhere they are one little-endian byte string, which loads with one pass
+//! over bytes instead of millions of per-element decoding calls (the SVM's 20 Newsgroups
+//! weights are 7 million numbers). Use `Vec`s with `#[serde(with = "packed")]`.
 
+use std::borrow::Cow;
 use std::marker::PhantomData;
 
 use serde::de::{Error, Visitor};
 use serde::{Deserializer, Serializer};
 
-/// A fixed-size number.
-pub trait Word: Sized {
+pub mod sections;
+mod table;
+pub use table::{derived, seq, Table, TableMut};
+
+/// A fixed-size number, or a plain record of them.
+///
+/// # Safety
+///
+/// `SIZE` is the type's size, its alignment is at most [`sections::ALIGN`], and every pattern
+/// of `SIZE` bytes is a valid value: a [`Table`] reads values straight from a file's bytes.
+pub unsafe trait Word: Copy + Sized + 'static {
     /// Its size in bytes.
     const SIZE: usize;
     /// Appends its little-endian bytes.
     fn put(&self, out: &mut Vec<u8>);
     /// The number from its `SIZE` little-endian bytes.
     fn take(bytes: &[u8]) -> Self;
+
+    /// The little-endian bytes of `values`: their own memory on a little-endian machine.
+    fn bytes_of(values: &[Self]) -> Cow<'_, [u8]> {
+        if cfg!(target_endian = "little") {
+            // SAFETY: the values are initialized memory of this many bytes, which `Word`
+            // promises holds no padding that could be uninitialized.
+            let length = std::mem::size_of_val(values);
+            Cow::Borrowed(unsafe { std::slice::from_raw_parts(values.as_ptr().cast(), length) })
+        } else {
+            let mut bytes = Vec::with_capacity(values.len() * Self::SIZE);
+            values.iter().for_each(|v| v.put(&mut bytes));
+            Cow::Owned(bytes)
+        }
+    }
 }
 
 macro_rules! word {
     ($($number:ty),*) => {$(
-        impl Word for $number {
+        // SAFETY: a primitive number: any bytes are a value, alignment at most 8.
+        unsafe impl Word for $number {
             const SIZE: usize = std::mem::size_of::<$number>();
             fn put(&self, out: &mut Vec<u8>) {
                 out.extend_from_slice(&self.to_le_bytes());
@@ -33,7 +60,7 @@ macro_rules! word {
     )*};
 }
 
-word!(f32, u32, f64);
+word!(u8, f32, u32, u64, f64);
 
 /// Writes the numbers as their little-endian bytes, one after another.
 pub fn serialize<S: Serializer, T: Word>(values: &[T], serializer: S) -> Result<S::Ok, S::Error> {

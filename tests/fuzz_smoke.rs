@@ -19,20 +19,42 @@ const CASES: u32 = 256;
 fn payloads() -> &'static [Vec<u8>] {
     static PAYLOADS: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
     PAYLOADS.get_or_init(|| {
-        let pairs = [
-            ("space", "the rocket reached orbit"),
-            ("space", "a rocket launch to the moon"),
-            ("food", "bake the bread in the oven"),
-            ("food", "roast onions in a hot oven"),
-        ];
-        [Kind::Mnb, Kind::Cnb, Kind::Bnb, Kind::Svm, Kind::Knn]
-            .into_iter()
-            .map(|kind| {
-                let model = TextClassifier::builder(kind).fit(pairs).expect("a model");
-                model.model().to_bytes().expect("bytes")[24..].to_vec()
+        models()
+            .iter()
+            .map(|model| postcard::to_stdvec(model.model()).expect("a payload"))
+            .collect()
+    })
+}
+
+/// One of each kind of model as a file of format 6, cut into its arrays and its postcard part.
+fn sections_and_meta() -> &'static [(Vec<u8>, Vec<u8>)] {
+    static PARTS: OnceLock<Vec<(Vec<u8>, Vec<u8>)>> = OnceLock::new();
+    PARTS.get_or_init(|| {
+        models()
+            .iter()
+            .map(|model| {
+                let file = model.model().to_bytes().expect("bytes");
+                let sections = u64::from_le_bytes(file[24..32].try_into().unwrap()) as usize;
+                let (sections, meta) = file[40..].split_at(sections);
+                (sections.to_vec(), meta.to_vec())
             })
             .collect()
     })
+}
+
+/// One model of each kind. A payload of format 4 is the model in postcard outside a file of
+/// format 6, whose arrays are then packed byte strings.
+fn models() -> Vec<TextClassifier> {
+    let pairs = [
+        ("space", "the rocket reached orbit"),
+        ("space", "a rocket launch to the moon"),
+        ("food", "bake the bread in the oven"),
+        ("food", "roast onions in a hot oven"),
+    ];
+    [Kind::Mnb, Kind::Cnb, Kind::Bnb, Kind::Svm, Kind::Knn]
+        .into_iter()
+        .map(|kind| TextClassifier::builder(kind).fit(pairs).expect("a model"))
+        .collect()
 }
 
 /// An edit of a payload: replace, insert or remove the byte at a position (modulo the length).
@@ -169,6 +191,19 @@ proptest! {
         };
         edits.iter().for_each(|edit| apply(&mut bytes, edit));
         model_loading::check(&[&[mode][..], &bytes].concat());
+    }
+
+    #[test]
+    fn model_loading_smoke_format_6(kind in 0..5usize, in_meta in any::<bool>(), edits in edits()) {
+        // Edits to the arrays reach the checks of what scoring reads in place; edits to the
+        // postcard part reach its decoder and the arrays' bounds.
+        let (mut sections, mut meta) = sections_and_meta()[kind].clone();
+        let part = if in_meta { &mut meta } else { &mut sections };
+        edits.iter().for_each(|edit| apply(part, edit));
+        let words = u16::try_from(sections.len().div_ceil(8)).expect("a small model");
+        sections.resize(usize::from(words) * 8, 0);
+        let data = [&[3][..], &words.to_le_bytes(), &sections, &meta].concat();
+        model_loading::check(&data);
     }
 
     #[test]

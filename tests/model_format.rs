@@ -1,4 +1,4 @@
-//! Models of today's file format (version 4), committed, load and classify as they did when they
+//! Models of format 4 and of today's format 6, committed, load and classify as they did when they
 //! were written: any later change of the format must keep them readable. Each fixture was
 //! trained on `corpora/` (the commands are in tests/README.md) and the figures below are what
 //! `bowline classify --format jsonl --top 4 --explain 2` printed for it then.
@@ -208,4 +208,57 @@ fn a_knn_model_on_character_ngrams_of_format_4_loads_and_classifies_as_it_did() 
         },
     ];
     check(path, Kind::Knn, then);
+}
+
+/// Complement NB over unigrams and bigrams (`bowline train corpora --classifier cnb --ngrams
+/// 1..2`), in format 6: its arrays, the scorer's among them, are used in place. It classifies and
+/// explains exactly, to the bit, as a model of format 4 trained the same way did.
+#[test]
+fn a_complement_model_of_format_6_classifies_as_format_4_did() {
+    let path = "tests/fixtures/model-v6-cnb-bigrams.bowline";
+    let bytes = std::fs::read(path).unwrap();
+    assert_eq!(bytes[8..12], 6u32.to_le_bytes());
+    bowline::model::Model::verify(std::path::Path::new(path)).unwrap();
+    let model = TextClassifier::load(path).unwrap();
+    assert_eq!(model.model().classifier.kind(), Kind::Cnb);
+    assert_eq!(model.model().info.docs_per_class, [15, 16, 15, 15]);
+    let then: [(&str, [f64; 4], f64); 3] = [
+        (
+            "space",
+            [
+                0.250053878941762,
+                0.2499834718982774,
+                0.24998240362849714,
+                0.24998024553146345,
+            ],
+            0.00021550029810102735,
+        ),
+        (
+            "cooking",
+            [
+                0.25007023793999444,
+                0.24997883309723753,
+                0.24997566912510988,
+                0.249975259837658,
+            ],
+            0.00028092546972950097,
+        ),
+        (
+            "sports",
+            [
+                0.2500549595285531,
+                0.24998251115019107,
+                0.2499821769724106,
+                0.24998035234884528,
+            ],
+            0.00021982201276944278,
+        ),
+    ];
+    for (text, (label, ranked, score)) in PROBES.iter().zip(then) {
+        let prediction = model.predict(text).unwrap();
+        assert_eq!(prediction.label, label, "{text}");
+        let values: Vec<f64> = prediction.ranked.iter().map(|(_, p)| *p).collect();
+        assert_eq!(values, ranked, "{text}");
+        assert_eq!(model.explain(text, 2).unwrap().score, score, "{text}");
+    }
 }

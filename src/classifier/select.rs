@@ -365,7 +365,7 @@ fn select_columns(
         .enumerate()
         .for_each(|(new, &old)| columns[old] = new as u32);
     Ok(Classifier::Selected(Selected {
-        columns,
+        columns: columns.into(),
         inner: Box::new(inner),
     }))
 }

@@ -47,7 +47,7 @@ enum Mode {
         config: VectorizerConfig,
         vocab_out: Option<PathBuf>,
     },
-    Transform(VocabularyFile),
+    Transform(Box<VocabularyFile>),
 }
 
 /// Everything the command needs, validated.
@@ -79,7 +79,7 @@ impl VectorizeArgs {
                             .into(),
                     ));
                 }
-                Mode::Transform(VocabularyFile::load(path)?)
+                Mode::Transform(Box::new(VocabularyFile::load(path)?))
             }
             None => Mode::Fit {
                 analyzer: Analyzer::new(self.analysis.config()?)?,

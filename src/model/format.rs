@@ -1,28 +1,39 @@
 //! The model file: everything needed to classify text the way the model was trained.
 //!
-//! Layout: the 8 magic bytes `BOWLINE\x01`, the format version (u32, little-endian), the payload
-//! length (u64) and its CRC-32 (u32), then the payload: the [`Model`] in postcard's compact binary
-//! encoding. A truncated, corrupted, foreign or future file is recognised from the header before
-//! any decoding, and each case gets its own message. Files are written atomically.
+//! Layout (format 6): the 8 magic bytes `BOWLINE\x01`, the format version (u32, little-endian),
+//! the length (u64) and CRC-32 (u32) of the postcard part, the length (u64) and CRC-32 (u32) of
+//! the array sections, 4 zero bytes; then the sections, raw little-endian arrays each at a
+//! multiple of 8 bytes, which a loaded model uses where they lie in the mapped file (see
+//! [`crate::packed`]); then the postcard part, the [`Model`] in postcard's compact binary
+//! encoding with each large array replaced by its place among the sections. Loading checks the
+//! postcard part's CRC-32 and that every array lies within the file, but not the sections'
+//! CRC-32: reading all of a 90 MB model to check it would cost more than the rest of loading
+//! (see [`Model::verify`]).
+//!
+//! Formats 3 to 5 end after the first CRC-32 with one postcard payload that holds everything.
+//! A truncated, corrupted, foreign or future file is recognised from the header before any
+//! decoding, and each case gets its own message. Files are written atomically.
 
-use std::io::Write as _;
 use std::path::Path;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 use super::{Classifier, TrainingInfo};
 use crate::error::{Error, Result};
+use crate::packed::sections::{self, Backing};
 use crate::vectorize::FittedVectorizer;
 
 const MAGIC: &[u8; 8] = b"BOWLINE\x01";
-/// The newest format this bowline writes, that of a multi-label model. It reads this one and
-/// the earlier ones: [`SINGLE_LABEL_VERSION`] and those in [`legacy`].
-pub const FORMAT_VERSION: u32 = 5;
-/// The format of a model without multi-label parts, written as before multi-label models
-/// existed, so that older bowlines still read it (version 5 only added a kind of classifier,
-/// at the end of the list, so a version 4 file decodes as version 5).
-pub const SINGLE_LABEL_VERSION: u32 = 4;
+/// The format this bowline writes. It reads this one and the earlier ones: 5 (multi-label
+/// models), 4 (the same without them) and those in [`legacy`].
+pub const FORMAT_VERSION: u32 = 6;
+/// The first format with array sections.
+const SECTIONS_VERSION: u32 = 6;
 const HEADER: usize = 8 + 4 + 8 + 4;
+/// Format 6's header: [`HEADER`], then the sections' length and CRC-32 and 4 bytes that align
+/// the sections.
+const HEADER_6: usize = HEADER + 8 + 4 + 4;
 
 /// A model file's contents.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -45,97 +56,77 @@ impl Model {
         Ok(bytes)
     }
 
-    /// Writes the header and the payload to `out` (`path` names it in errors). The payload is
-    /// encoded twice, first only to learn its length and checksum for the header: no copy of a
-    /// model of tens of megabytes is ever held in memory.
+    /// Writes the header, the sections and the postcard part to `out` (`path` names it in
+    /// errors). The model is encoded twice: first only to learn the lengths and checksums for
+    /// the header, then to write each section as it is met, keeping only the small postcard
+    /// part in memory to write last. No copy of a model of tens of megabytes is ever made.
     fn write_to(&self, out: &mut impl std::io::Write, path: &Path) -> Result<()> {
         let encode = |e: postcard::Error| {
             Error::Config(format!("cannot write the model to {}: {e}", path.display()))
         };
-        // postcard reports any failure to write as a full buffer; the writer's own error ("no
-        // space left on device") is the one to report.
-        let mut out = Remembering {
-            inner: out,
-            error: None,
-        };
-        let fail = |e: postcard::Error, out: &mut Remembering<'_, _>| match out.error.take() {
-            Some(io) => Error::io(path, io),
-            None => encode(e),
-        };
+        // Parts derived from others are stored, so that loading need not compute them.
+        self.classifier.derive_stored_parts();
         let mut digest = Digest::default();
-        postcard::to_io(self, &mut digest).map_err(encode)?;
-        let mut header = Vec::with_capacity(HEADER);
+        let (encoded, layout) = sections::with_layout(|| postcard::to_io(self, &mut digest));
+        encoded.map_err(encode)?;
+        let mut header = Vec::with_capacity(HEADER_6);
         header.extend_from_slice(MAGIC);
-        header.extend_from_slice(&self.format_version().to_le_bytes());
+        header.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
         header.extend_from_slice(&digest.length.to_le_bytes());
         header.extend_from_slice(&digest.crc.finalize().to_le_bytes());
+        header.extend_from_slice(&layout.length.to_le_bytes());
+        header.extend_from_slice(&layout.crc().to_le_bytes());
+        header.extend_from_slice(&[0u8; 4]);
         out.write_all(&header).map_err(|e| Error::io(path, e))?;
-        if let Err(e) = postcard::to_io(self, &mut out) {
-            return Err(fail(e, &mut out));
-        }
-        Ok(())
+        let mut meta = Vec::with_capacity(digest.length as usize);
+        let (encoded, written) = sections::with_writer(out, || postcard::to_io(self, &mut meta));
+        written.map_err(|e| Error::io(path, e))?;
+        encoded.map_err(encode)?;
+        out.write_all(&meta).map_err(|e| Error::io(path, e))
     }
 
-    /// The version this model is written as: [`FORMAT_VERSION`] for a multi-label model, which
-    /// an older bowline cannot read and should say so, else [`SINGLE_LABEL_VERSION`].
+    /// The version this model is written as: always [`FORMAT_VERSION`].
     pub fn format_version(&self) -> u32 {
-        if self.classifier.multi_label().is_some() {
-            FORMAT_VERSION
-        } else {
-            SINGLE_LABEL_VERSION
-        }
+        FORMAT_VERSION
     }
 
-    /// Decodes a model; `path` names the file in error messages.
+    /// Decodes a model; `path` names the file in error messages. A model of format 6 is copied
+    /// once, to memory aligned for its arrays.
     pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Self> {
+        if check_header(bytes, path)? == SECTIONS_VERSION {
+            return Model::from_backing(Arc::new(Backing::copied(bytes)), path);
+        }
+        let model = match version_of(bytes) {
+            legacy::VERSION_3 => legacy::decode_3(&bytes[HEADER..]),
+            _ => postcard::from_bytes(&bytes[HEADER..]).map_err(|e| e.to_string()),
+        };
+        let model = model.map_err(|e| corrupted(path, e))?;
+        model.checked(path)
+    }
+
+    /// Decodes a model of format 6 whose header [`check_header`] accepted.
+    fn from_backing(backing: Arc<Backing>, path: &Path) -> Result<Self> {
+        let bytes = backing.bytes();
+        let meta_start = HEADER_6 + u64_at(bytes, 24) as usize;
+        let decoded = sections::with_sections(&backing, HEADER_6..meta_start, || {
+            postcard::from_bytes::<Model>(&bytes[meta_start..])
+        });
+        let model = decoded.map_err(|e| corrupted(path, e))?;
+        model.checked(path)
+    }
+
+    /// Checks the decoded model's parts.
+    fn checked(self, path: &Path) -> Result<Self> {
         let problem = |message: String| Error::Format {
             path: path.to_path_buf(),
             message,
         };
-        if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
-            return Err(problem("not a bowline model file".into()));
-        }
-        if bytes.len() < HEADER {
-            return Err(problem(
-                "truncated model file: the header is incomplete".into(),
-            ));
-        }
-        let field = |range: std::ops::Range<usize>| -> [u8; 8] {
-            let mut out = [0u8; 8];
-            out[..range.len()].copy_from_slice(&bytes[range]);
-            out
-        };
-        let version = u64::from_le_bytes(field(8..12)) as u32;
-        if !(legacy::VERSION_3..=FORMAT_VERSION).contains(&version) {
-            return Err(problem(format!(
-                "model format version {version}; this bowline reads versions {} to \
-                 {FORMAT_VERSION}",
-                legacy::VERSION_3
-            )));
-        }
-        let length = u64::from_le_bytes(field(12..20));
-        let checksum = u64::from_le_bytes(field(20..24)) as u32;
-        let payload = &bytes[HEADER..];
-        if payload.len() as u64 != length {
-            return Err(problem(format!(
-                "truncated model file: {} of {length} payload bytes",
-                payload.len()
-            )));
-        }
-        if crc32fast::hash(payload) != checksum {
-            return Err(problem("corrupted model file: checksum mismatch".into()));
-        }
-        let decoded = match version {
-            legacy::VERSION_3 => legacy::decode_3(payload),
-            _ => postcard::from_bytes(payload).map_err(|e| e.to_string()),
-        };
-        let model = decoded.map_err(|e| problem(format!("corrupted model file: {e}")))?;
-        model.classifier.check().map_err(|e| match e {
-            Error::Config(message) => problem(format!("corrupted model file: {message}")),
+        self.classifier.check().map_err(|e| match e {
+            Error::Config(message) => corrupted(path, message),
             other => other,
         })?;
-        model.parts_fit().map_err(problem)?;
-        Ok(model)
+        self.parts_fit().map_err(problem)?;
+        Ok(self)
     }
 
     /// Checks that the parts agree where the classifier relies on it (found by the
@@ -176,15 +167,22 @@ impl Model {
 
     /// Reads a model written by [`Model::save`].
     ///
-    /// The file is mapped rather than read when it can be: reading a 40 MB model copied it into
-    /// 40 MB of fresh memory that the kernel first had to zero, only to be decoded and freed.
+    /// The file is mapped rather than read when it can be. A model of format 6 keeps the
+    /// mapping: its large arrays are used where they lie in it, so loading costs little more
+    /// than decoding the small postcard part, however large the model.
     pub fn load(path: &Path) -> Result<Self> {
         let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-        // SAFETY: the mapping is only read, and only while this function runs. bowline never
-        // changes a model file in place (it writes a new file and renames it over the old), so
-        // the bytes cannot change under the decoder unless another program truncates or
-        // rewrites the file during these milliseconds.
+        // SAFETY: the mapping is only read, and `check_header` checks that every byte the
+        // header promises is there before anything else reads it. bowline never changes a model
+        // file in place: it writes a new file and renames it over the old, so a mapping keeps
+        // the old file's bytes for as long as a model uses it. Another program that truncated
+        // or rewrote the file in place while a model is in use would change or remove bytes
+        // under it: reading a removed page raises SIGBUS. That risk is the price of not copying;
+        // a program that keeps a model for long uses `Model::read` instead.
         if let Ok(map) = unsafe { memmap2::Mmap::map(&file) } {
+            if check_header(&map, path)? == SECTIONS_VERSION {
+                return Model::from_backing(Arc::new(Backing::mapped(map)), path);
+            }
             return Model::from_bytes(&map, path);
         }
         // Empty files and some special files cannot be mapped.
@@ -192,6 +190,118 @@ impl Model {
         std::io::Read::read_to_end(&mut &file, &mut bytes).map_err(|e| Error::io(path, e))?;
         Model::from_bytes(&bytes, path)
     }
+
+    /// Reads a model into memory, for a program that keeps it for long, as `bowline serve`
+    /// does. A model that [`Model::load`] mapped reads its file as long as it is used, so a
+    /// program that rewrote the file in place (`cp` over it, `>` in a shell) would take its
+    /// pages away and stop the process with SIGBUS; a model read here never reads the file
+    /// again. It costs one copy of the file.
+    pub fn read(path: &Path) -> Result<Self> {
+        let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+        let backing = Backing::read(&file).map_err(|e| Error::io(path, e))?;
+        if check_header(backing.bytes(), path)? == SECTIONS_VERSION {
+            return Model::from_backing(Arc::new(backing), path);
+        }
+        Model::from_bytes(backing.bytes(), path)
+    }
+
+    /// Checks the CRC-32 of a model file's array sections, which loading does not (see the
+    /// module's documentation); files of earlier formats are checked whole on loading.
+    pub fn verify(path: &Path) -> Result<()> {
+        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        if check_header(&bytes, path)? != SECTIONS_VERSION {
+            return Ok(());
+        }
+        let sections = &bytes[HEADER_6..HEADER_6 + u64_at(&bytes, 24) as usize];
+        if crc32fast::hash(sections) != u64_at(&bytes[..36], 32) as u32 {
+            return Err(corrupted(path, "checksum mismatch in the arrays"));
+        }
+        Ok(())
+    }
+}
+
+fn corrupted(path: &Path, message: impl std::fmt::Display) -> Error {
+    Error::Format {
+        path: path.to_path_buf(),
+        message: format!("corrupted model file: {message}"),
+    }
+}
+
+/// The little-endian number of at most 8 bytes at `at` (4 bytes when followed by fewer).
+fn u64_at(bytes: &[u8], at: usize) -> u64 {
+    let mut out = [0u8; 8];
+    let end = (at + 8).min(bytes.len());
+    out[..end - at].copy_from_slice(&bytes[at..end]);
+    u64::from_le_bytes(out)
+}
+
+fn version_of(bytes: &[u8]) -> u32 {
+    u64_at(&bytes[..12], 8) as u32
+}
+
+/// Checks a model file's header: magic bytes, a version this bowline reads, every byte the
+/// header counts present and no more, and the CRC-32 of the postcard part. Returns the version.
+fn check_header(bytes: &[u8], path: &Path) -> Result<u32> {
+    let problem = |message: String| Error::Format {
+        path: path.to_path_buf(),
+        message,
+    };
+    if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
+        return Err(problem("not a bowline model file".into()));
+    }
+    if bytes.len() < HEADER {
+        return Err(problem(
+            "truncated model file: the header is incomplete".into(),
+        ));
+    }
+    let version = version_of(bytes);
+    if !(legacy::VERSION_3..=FORMAT_VERSION).contains(&version) {
+        return Err(problem(format!(
+            "model format version {version}; this bowline reads versions {} to \
+             {FORMAT_VERSION}",
+            legacy::VERSION_3
+        )));
+    }
+    let header = if version == SECTIONS_VERSION {
+        HEADER_6
+    } else {
+        HEADER
+    };
+    if bytes.len() < header {
+        return Err(problem(
+            "truncated model file: the header is incomplete".into(),
+        ));
+    }
+    let length = u64_at(bytes, 12);
+    let checksum = u64_at(&bytes[..24], 20) as u32;
+    // Format 6's sections come between the header and the postcard part.
+    let sections = if version == SECTIONS_VERSION {
+        u64_at(bytes, 24)
+    } else {
+        0
+    };
+    let expected = (header as u64)
+        .checked_add(sections)
+        .and_then(|start| start.checked_add(length));
+    let available = bytes.len() as u64;
+    match expected {
+        Some(expected) if expected == available => {}
+        Some(expected) if expected > available => {
+            return Err(problem(format!(
+                "truncated model file: {available} of {expected} bytes"
+            )))
+        }
+        _ => {
+            return Err(problem(format!(
+                "corrupted model file: {available} bytes where the header counts {}",
+                expected.map_or("more than 2^64".into(), |e| e.to_string())
+            )))
+        }
+    }
+    if crc32fast::hash(&bytes[bytes.len() - length as usize..]) != checksum {
+        return Err(problem("corrupted model file: checksum mismatch".into()));
+    }
+    Ok(version)
 }
 
 /// An exclusive lock on a model file, held while it lives: on `.NAME.lock` beside the model (the
@@ -227,30 +337,6 @@ impl ModelLock {
             _file: file,
             model: model.to_path_buf(),
         })
-    }
-}
-
-/// A writer that passes everything on and keeps the first error it meets.
-struct Remembering<'w, W> {
-    inner: &'w mut W,
-    error: Option<std::io::Error>,
-}
-
-impl<W: std::io::Write> std::io::Write for Remembering<'_, W> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.inner.write(buf).inspect_err(|e| self.remember(e))
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.inner.flush().inspect_err(|e| self.remember(e))
-    }
-}
-
-impl<W> Remembering<'_, W> {
-    fn remember(&mut self, error: &std::io::Error) {
-        if self.error.is_none() {
-            self.error = Some(std::io::Error::new(error.kind(), error.to_string()));
-        }
     }
 }
 

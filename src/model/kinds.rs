@@ -281,13 +281,25 @@ pub enum Classifier {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Selected {
     /// For each vectorizer column, its column in `inner`, or `u32::MAX` when not selected.
-    #[serde(with = "crate::packed")]
-    pub columns: Vec<u32>,
+    pub columns: crate::packed::Table<u32>,
     /// The classifier on the selected columns.
     pub inner: Box<Classifier>,
 }
 
 impl Classifier {
+    /// Computes the parts derived from the others that a model file stores, so that loading
+    /// need not compute them: naive Bayes' scoring weights and k-NN's posting weights.
+    pub(crate) fn derive_stored_parts(&self) {
+        match self {
+            Classifier::NaiveBayes(nb) => {
+                nb.scorer();
+            }
+            Classifier::Knn(knn) => knn.derive_weights(),
+            Classifier::Selected(selected) => selected.inner.derive_stored_parts(),
+            Classifier::Svm(_) | Classifier::MultiLabel(_) => {}
+        }
+    }
+
     /// Fills `out` (one slot per class) with the scores of one weighted row, whose highest is
     /// the predicted class. Columns beyond the model's features (terms it never saw) are ignored.
     pub fn scores(&self, indices: &[u32], values: &[f64], out: &mut [f64]) {
@@ -421,6 +433,7 @@ impl Classifier {
         let features = merged.terms().len();
         match self {
             Classifier::NaiveBayes(nb) => {
+                nb.check_sums()?;
                 nb.remap(columns, features, classes);
                 nb.add(rows, ids);
             }
@@ -433,6 +446,7 @@ impl Classifier {
                 svm.update(rows, ids, classes, change)?;
             }
             Classifier::Knn(knn) => {
+                knn.check_postings()?;
                 knn.remap(columns, features, classes);
                 knn.add(rows, ids)?;
             }

@@ -14,6 +14,8 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
+use crate::packed::Table;
+
 use crate::error::{Error, Result};
 use crate::vectorize::{matrix_row, Matrix, Weighting};
 
@@ -86,17 +88,21 @@ struct Stored {
     weighting: Weighting,
     /// Feature j's postings are positions `starts[j]..starts[j + 1]` of `rows` and `counts`,
     /// in increasing row order.
-    #[serde(with = "crate::packed")]
-    starts: Vec<u32>,
-    #[serde(with = "crate::packed")]
-    rows: Vec<u32>,
-    #[serde(with = "crate::packed")]
-    counts: Vec<f32>,
+    starts: Table<u32>,
+    rows: Table<u32>,
+    counts: Table<f32>,
     /// Each training row's class.
-    #[serde(with = "crate::packed")]
-    labels: Vec<u32>,
+    labels: Table<u32>,
     /// Training documents per class: the fallback for a query with no neighbour.
     class_docs: Vec<u64>,
+    /// The posting weights, stored only in a model file (see [`Knn::weights`]); while the
+    /// model is in use they are `Knn::weights`.
+    #[serde(
+        default,
+        with = "crate::packed::derived",
+        skip_serializing_if = "crate::packed::derived::skipped"
+    )]
+    weights: OnceLock<Table<f32>>,
 }
 
 /// A k-nearest-neighbour classifier over its training documents' counts.
@@ -104,8 +110,9 @@ struct Stored {
 #[serde(try_from = "Stored", into = "Stored")]
 pub struct Knn {
     stored: Stored,
-    /// Per posting, its weight under the similarity, derived from the counts on first use.
-    weights: OnceLock<Vec<f32>>,
+    /// Per posting, its weight under the similarity, derived from the counts on first use or
+    /// stored in the model file.
+    weights: OnceLock<Table<f32>>,
 }
 
 /// Two models are equal when their saved parts are; the weights are derived.
@@ -118,30 +125,37 @@ impl PartialEq for Knn {
 impl TryFrom<Stored> for Knn {
     type Error = String;
 
-    /// Checks a decoded model, so that no index in it can point outside its arrays.
-    fn try_from(stored: Stored) -> std::result::Result<Self, String> {
+    /// Checks a decoded model, so that no index in it can point outside its arrays. A model
+    /// file of format 6 stores the weights, and its postings are used in place: checking every
+    /// posting would read all of them, more than the rest of loading, so scoring checks the
+    /// spans and rows it uses instead.
+    fn try_from(mut stored: Stored) -> std::result::Result<Self, String> {
+        let weights = std::mem::take(&mut stored.weights);
         let s = &stored;
         let postings = s.rows.len();
+        let in_place = weights.get().is_some();
         let consistent = s.params.validate().is_ok()
             && s.starts.first() == Some(&0)
-            && s.starts.windows(2).all(|pair| pair[0] <= pair[1])
             && s.starts.last().map(|&end| end as usize) == Some(postings)
             && s.counts.len() == postings
-            && s.rows.iter().all(|&row| (row as usize) < s.labels.len())
-            && s.labels.iter().all(|&c| (c as usize) < s.class_docs.len());
+            && weights.get().is_none_or(|w| w.len() == postings);
         if !consistent {
             return Err("k-NN: inconsistent postings".into());
         }
-        Ok(Knn {
-            stored,
-            weights: OnceLock::new(),
-        })
+        let knn = Knn { stored, weights };
+        if !in_place {
+            knn.check_postings().map_err(|e| e.to_string())?;
+        }
+        Ok(knn)
     }
 }
 
 impl From<Knn> for Stored {
     fn from(knn: Knn) -> Self {
-        knn.stored
+        Stored {
+            weights: knn.weights,
+            ..knn.stored
+        }
     }
 }
 
@@ -179,11 +193,12 @@ impl Knn {
             stored: Stored {
                 params,
                 weighting,
-                starts: vec![0; counts.cols() + 1],
-                rows: Vec::new(),
-                counts: Vec::new(),
-                labels: Vec::new(),
+                starts: vec![0; counts.cols() + 1].into(),
+                rows: Table::default(),
+                counts: Table::default(),
+                labels: Table::default(),
                 class_docs: vec![0; classes],
+                weights: OnceLock::new(),
             },
             weights: OnceLock::new(),
         };
@@ -246,7 +261,7 @@ impl Knn {
         for &c in labels {
             self.stored.class_docs[c as usize] += 1;
         }
-        self.stored.labels.extend_from_slice(labels);
+        self.stored.labels.to_mut().extend_from_slice(labels);
         Ok(())
     }
 
@@ -293,9 +308,9 @@ impl Knn {
             counts[*slot as usize] = count;
             *slot += 1;
         }
-        self.stored.starts = starts;
-        self.stored.rows = rows;
-        self.stored.counts = counts;
+        self.stored.starts = starts.into();
+        self.stored.rows = rows.into();
+        self.stored.counts = counts.into();
         self.weights = OnceLock::new();
     }
 
@@ -316,13 +331,33 @@ impl Knn {
         })
     }
 
-    /// The posting weights, derived from the counts once.
+    /// The posting weights, derived from the counts once (or stored in the model file).
     fn weights(&self) -> &[f32] {
-        self.weights
-            .get_or_init(|| match self.stored.params.similarity {
+        self.weights.get_or_init(|| {
+            let weights = match self.stored.params.similarity {
                 Similarity::Cosine => self.cosine_weights(),
                 Similarity::Bm25 { k1, b } => self.bm25_weights(k1, b),
-            })
+            };
+            weights.into()
+        })
+    }
+
+    /// Checks that every posting span is in order and every row and class within the model:
+    /// what rebuilding the postings for an update relies on.
+    pub(crate) fn check_postings(&self) -> Result<()> {
+        let s = &self.stored;
+        let consistent = s.starts.windows(2).all(|pair| pair[0] <= pair[1])
+            && s.rows.iter().all(|&row| (row as usize) < s.labels.len())
+            && s.labels.iter().all(|&c| (c as usize) < s.class_docs.len());
+        match consistent {
+            true => Ok(()),
+            false => Err(Error::Config("k-NN: inconsistent postings".into())),
+        }
+    }
+
+    /// Derives the posting weights now, so that the model file stores them.
+    pub(crate) fn derive_weights(&self) {
+        self.weights();
     }
 
     /// The training rows weighted as the vectorizer weighs, with idf from the current document
@@ -404,11 +439,17 @@ impl Knn {
             };
             let query = if bm25 { 1.0 } else { value as f32 };
             let span = start as usize..end as usize;
-            for (&row, &weight) in s.rows[span.clone()].iter().zip(&weights[span]) {
+            // A damaged file's span or row reads as no posting (see `Knn::try_from`).
+            let (Some(rows), Some(weights)) = (s.rows.get(span.clone()), weights.get(span)) else {
+                continue;
+            };
+            for (&row, &weight) in rows.iter().zip(weights) {
                 let add = query * weight;
                 // Only positive contributions count, so a row enters `touched` exactly once.
                 if add > 0.0 {
-                    let similarity = &mut scratch.similarity[row as usize];
+                    let Some(similarity) = scratch.similarity.get_mut(row as usize) else {
+                        continue;
+                    };
                     if *similarity == 0.0 {
                         scratch.touched.push(row);
                     }

@@ -134,8 +134,7 @@ pub struct LinearSvm {
     /// Feature-major, `weights[j * classes + c]`, so that a document's term touches one run of
     /// memory for all classes. Stored as `f32`: half the size and load time, and the rounding
     /// (relative 6e-8) is far below the solver's tolerance.
-    #[serde(with = "crate::packed")]
-    weights: Vec<f32>,
+    weights: crate::packed::Table<f32>,
     bias: Vec<f64>,
     convergence: Vec<Convergence>,
     /// Per-class Platt sigmoids, when trained with calibration.
@@ -181,7 +180,7 @@ impl LinearSvm {
         let mut svm = LinearSvm {
             params,
             features,
-            weights: Vec::new(),
+            weights: Default::default(),
             bias: Vec::new(),
             convergence: Vec::new(),
             calibration: None,
@@ -219,7 +218,8 @@ impl LinearSvm {
         let mut builder = MatrixBuilder::default();
         let mut row = SparseRow::default();
         for k in kept {
-            row.indices.clone_from(&k.indices);
+            row.indices.clear();
+            row.indices.extend_from_slice(&k.indices);
             row.values.clear();
             row.values.extend(k.values.iter().map(|&v| f64::from(v)));
             builder.push(&row);
@@ -247,7 +247,7 @@ impl LinearSvm {
         let targets = Targets::Single(&all_labels);
         let solutions = solve_classes(&all, targets, &self.params, starts, salt)?;
         for (i, k) in self.reservoir.rows_mut().iter_mut().enumerate() {
-            k.alpha = row_alpha(&solutions, i);
+            k.alpha = row_alpha(&solutions, i).into();
         }
         keep_rows(
             &mut self.reservoir,
@@ -353,15 +353,16 @@ impl LinearSvm {
     /// new class.
     fn move_kept_rows(&mut self, classes: usize, change: ColumnChange) {
         for k in self.reservoir.rows_mut() {
-            for (j, v) in k.indices.iter_mut().zip(&mut k.values) {
+            let mut values = k.values.to_mut();
+            for (j, v) in k.indices.to_mut().iter_mut().zip(values.iter_mut()) {
                 *j = change.columns[*j as usize];
                 *v = (f64::from(*v) * change.rescale[*j as usize]) as f32;
             }
-            let norm = k.values.iter().map(|v| v * v).sum::<f32>().sqrt();
+            let norm = values.iter().map(|v| v * v).sum::<f32>().sqrt();
             if change.l2 && norm > 0.0 {
-                k.values.iter_mut().for_each(|v| *v /= norm);
+                values.iter_mut().for_each(|v| *v /= norm);
             }
-            k.alpha.resize(classes, 0.0);
+            k.alpha.to_mut().resize(classes, 0.0);
         }
     }
 
@@ -473,19 +474,20 @@ impl LinearSvm {
     fn store(&mut self, solutions: Vec<Solution>) {
         let classes = solutions.last().map_or(0, |s| s.classes.end);
         let n = self.features;
-        self.weights = vec![0.0; n * classes];
+        let mut weights = vec![0.0; n * classes];
         self.bias.clear();
         self.convergence.clear();
         for solution in solutions {
             let k = solution.classes.len();
             let columns = solution.weights.chunks_exact(k);
-            for (all, group) in self.weights.chunks_exact_mut(classes).zip(columns) {
+            for (all, group) in weights.chunks_exact_mut(classes).zip(columns) {
                 let slots = &mut all[solution.classes.clone()];
                 slots.copy_from_slice(group);
             }
             self.bias.extend_from_slice(&solution.bias);
             self.convergence.extend_from_slice(&solution.convergence);
         }
+        self.weights = weights.into();
     }
 
     /// The training rows kept for updates.
@@ -592,10 +594,10 @@ fn keep_rows(
         reservoir.offer(|| {
             let (indices, values) = row(x, i);
             KeptRow {
-                indices: indices.to_vec(),
+                indices: indices.to_vec().into(),
                 values: values.iter().map(|&v| v as f32).collect(),
                 label,
-                alpha: row_alpha(solutions, i),
+                alpha: row_alpha(solutions, i).into(),
             }
         });
     }

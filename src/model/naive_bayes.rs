@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use super::multilabel::LabelSets;
 use crate::error::{Error, Result};
+use crate::packed::Table;
 use crate::vectorize::Matrix;
 use scorer::feature_totals;
 pub use scorer::SparseScorer;
@@ -44,27 +45,26 @@ pub enum Priors {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ClassSums {
     /// Feature ids, ascending.
-    #[serde(with = "crate::packed")]
-    pub indices: Vec<u32>,
+    pub indices: Table<u32>,
     /// The sum of each feature over the class's rows (for Bernoulli, its document count).
-    #[serde(with = "crate::packed")]
-    pub values: Vec<f64>,
+    pub values: Table<f64>,
 }
 
 impl ClassSums {
     /// Adds `(feature, value)` pairs, in row order, to these sums.
     fn merge(&mut self, pairs: Vec<(u32, f64)>) {
-        let mut all: Vec<(u32, f64)> = self.indices.drain(..).zip(self.values.drain(..)).collect();
+        let (mut indices, mut values) = (self.indices.to_mut(), self.values.to_mut());
+        let mut all: Vec<(u32, f64)> = indices.drain(..).zip(values.drain(..)).collect();
         all.extend(pairs);
         // A stable sort keeps each feature's values in row order, so the sums are added in the
         // same order however the rows were split between calls.
         all.sort_by_key(|&(j, _)| j);
         for (j, value) in all {
-            match (self.indices.last(), self.values.last_mut()) {
+            match (indices.last(), values.last_mut()) {
                 (Some(&last), Some(sum)) if last == j => *sum += value,
                 _ => {
-                    self.indices.push(j);
-                    self.values.push(value);
+                    indices.push(j);
+                    values.push(value);
                 }
             }
         }
@@ -114,12 +114,13 @@ impl DenseSums {
             }
         }
         self.touched.sort_unstable();
-        class.indices.clear();
-        class.values.clear();
+        let (mut indices, mut values) = (class.indices.to_mut(), class.values.to_mut());
+        indices.clear();
+        values.clear();
         for &j in &self.touched {
             let j_slot = j as usize;
-            class.indices.push(j);
-            class.values.push(std::mem::take(&mut self.sums[j_slot]));
+            indices.push(j);
+            values.push(std::mem::take(&mut self.sums[j_slot]));
             self.seen[j_slot] = false;
         }
         self.touched.clear();
@@ -145,8 +146,12 @@ pub struct NaiveBayes {
     class_docs: Vec<f64>,
     sums: Vec<ClassSums>,
     n_features: usize,
-    /// The log weights, computed on first use from the counts.
-    #[serde(skip)]
+    /// The log weights, computed on first use from the counts, or stored in the model file.
+    #[serde(
+        default,
+        with = "crate::packed::derived",
+        skip_serializing_if = "crate::packed::derived::skipped"
+    )]
     scorer: OnceLock<SparseScorer>,
 }
 
@@ -193,8 +198,10 @@ impl NaiveBayes {
     }
 
     /// Checks what a damaged or foreign model file could get wrong and scoring relies on: one
-    /// sum list per class, each with as many values as features, the features ascending and
-    /// within the vocabulary.
+    /// sum list per class, each with as many values as features, and, when the file stores the
+    /// scorer, its shape. The sums themselves are checked by [`NaiveBayes::check_sums`] before
+    /// they are used: a model file of format 6 stores the scorer, so scoring never reads them,
+    /// and reading millions of them would cost more than the rest of loading.
     pub fn check(&self) -> Result<()> {
         let fresh = NaiveBayes::new(
             self.kind,
@@ -203,17 +210,33 @@ impl NaiveBayes {
             self.classes(),
             self.n_features,
         )?;
-        let consistent = |s: &ClassSums| {
+        // Indices ascend (checked in full by `check_sums`), so the last is the largest.
+        let shaped = |s: &ClassSums| {
             s.indices.len() == s.values.len()
-                && s.indices.windows(2).all(|pair| pair[0] < pair[1])
+                && (s.indices.last()).is_none_or(|&j| (j as usize) < fresh.n_features)
+        };
+        let scorer_fits =
+            (self.scorer.get()).is_none_or(|s| s.fits(fresh.classes(), fresh.n_features));
+        if self.sums.len() != fresh.classes() || !self.sums.iter().all(shaped) || !scorer_fits {
+            return Err(mismatch());
+        }
+        match self.scorer.get() {
+            Some(_) => Ok(()),
+            None => self.check_sums(),
+        }
+    }
+
+    /// Checks that each class's features are ascending and within the vocabulary: what
+    /// computing the scorer and adding documents rely on.
+    pub fn check_sums(&self) -> Result<()> {
+        let ordered = |s: &ClassSums| {
+            s.indices.windows(2).all(|pair| pair[0] < pair[1])
                 && s.indices
                     .last()
-                    .is_none_or(|&j| (j as usize) < fresh.n_features)
+                    .is_none_or(|&j| (j as usize) < self.n_features)
         };
-        if self.sums.len() != fresh.classes() || !self.sums.iter().all(consistent) {
-            return Err(Error::Config(
-                "naive Bayes sums do not match its features".into(),
-            ));
+        if !self.sums.iter().all(ordered) {
+            return Err(mismatch());
         }
         Ok(())
     }
@@ -362,7 +385,7 @@ impl NaiveBayes {
             scorer.slope[c] = -denominator;
             scorer.scale[c] = 1.0 / total;
         }
-        scorer.base = base;
+        scorer.base = base.into();
         scorer
     }
 
@@ -392,6 +415,10 @@ impl NaiveBayes {
         }
         scorer
     }
+}
+
+fn mismatch() -> Error {
+    Error::Config("naive Bayes sums do not match its features".into())
 }
 
 /// Log class priors: learned from the documents per class, uniform, or given.

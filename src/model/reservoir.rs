@@ -9,22 +9,20 @@
 use serde::{Deserialize, Serialize};
 
 use super::random::SplitMix;
+use crate::packed::Table;
 
 /// One kept training row: weighted values as the model last saw them, its class, and its dual
 /// variable in each class's binary problem.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct KeptRow {
     /// Column ids, ascending.
-    #[serde(with = "crate::packed")]
-    pub indices: Vec<u32>,
+    pub indices: Table<u32>,
     /// Weighted values, as `f32`: half the size, and far more precise than the solver's tolerance.
-    #[serde(with = "crate::packed")]
-    pub values: Vec<f32>,
+    pub values: Table<f32>,
     /// Class id.
     pub label: u32,
     /// Dual variable per class.
-    #[serde(with = "crate::packed")]
-    pub alpha: Vec<f32>,
+    pub alpha: Table<f32>,
 }
 
 /// The sample and the state of its sampling.
@@ -82,10 +80,10 @@ mod tests {
 
     fn row(label: u32) -> KeptRow {
         KeptRow {
-            indices: vec![],
-            values: vec![],
+            indices: Table::default(),
+            values: Table::default(),
             label,
-            alpha: vec![],
+            alpha: Table::default(),
         }
     }
 

@@ -86,7 +86,7 @@ impl Served {
     /// Loads the model at `path` to serve it as `name`.
     pub fn load(name: String, path: PathBuf) -> Result<Self> {
         let stamp = stamp(&path);
-        let classifier = TextClassifier::load(&path)?;
+        let classifier = read_model(&path)?;
         let writer = Writer {
             model: classifier.clone(),
             unsaved: 0,
@@ -172,7 +172,7 @@ impl Served {
     pub async fn reload(&self) -> Result<u64> {
         let mut writer = self.writer.lock().await;
         writer.stamp = stamp(&self.path);
-        match tokio::task::block_in_place(|| TextClassifier::load(&self.path)) {
+        match tokio::task::block_in_place(|| read_model(&self.path)) {
             Ok(classifier) => {
                 if writer.unsaved > 0 {
                     tracing::warn!(model = %self.name, dropped = writer.unsaved,
@@ -262,4 +262,10 @@ fn valid_name(name: &str) -> bool {
         && name
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+/// Reads a model into memory rather than mapping it: a server keeps its models for long, and a
+/// file rewritten in place under a mapping would stop the server (see `Model::read`).
+fn read_model(path: &Path) -> Result<TextClassifier> {
+    TextClassifier::from_model(crate::model::Model::read(path)?)
 }

@@ -9,15 +9,20 @@ use serde::{Deserialize, Serialize};
 use super::{Counted, LazyGrams, RowCounter, SparseRow, TermList, VectorizerConfig, Weighting};
 use crate::analyze::{AnalyzerConfig, Terms};
 use crate::error::{Error, Result};
+use crate::packed::{self, Table};
 
-/// What is saved of a fitted vectorizer; the lookup index and idf are rebuilt on load.
+/// What is saved of a fitted vectorizer. Idf is stored only in model files of format 6, used
+/// in place; elsewhere it is computed again on load.
 #[derive(Debug, Clone, Deserialize)]
 struct StoredVectorizer {
     analyzer: AnalyzerConfig,
     config: VectorizerConfig,
     n_docs: u32,
     terms: TermList,
-    df: Vec<u32>,
+    #[serde(with = "packed::seq")]
+    df: Table<u32>,
+    #[serde(default, deserialize_with = "packed::derived::option")]
+    idf: Option<Table<f64>>,
 }
 
 /// [`StoredVectorizer`] borrowed, to save a vectorizer without copying it.
@@ -27,7 +32,10 @@ struct StoredRef<'a> {
     config: &'a VectorizerConfig,
     n_docs: u32,
     terms: &'a TermList,
-    df: &'a [u32],
+    #[serde(with = "packed::seq")]
+    df: &'a Table<u32>,
+    #[serde(skip_serializing_if = "packed::derived::skipped")]
+    idf: &'a Table<f64>,
 }
 
 /// A vocabulary with document frequencies and the analysis and weighting that produced it.
@@ -38,8 +46,8 @@ pub struct FittedVectorizer {
     pub(super) config: VectorizerConfig,
     pub(super) n_docs: u32,
     pub(super) terms: TermList,
-    pub(super) df: Vec<u32>,
-    pub(super) idf: Vec<f64>,
+    pub(super) df: Table<u32>,
+    pub(super) idf: Table<f64>,
     /// The terms as chains of word ids, for transforms with n-grams; derived.
     pub(super) grams: LazyGrams,
 }
@@ -60,8 +68,19 @@ impl TryFrom<StoredVectorizer> for FittedVectorizer {
 
     fn try_from(stored: StoredVectorizer) -> Result<Self, String> {
         let s = stored;
-        FittedVectorizer::from_parts(s.analyzer, s.config, s.terms, s.df, s.n_docs)
-            .map_err(|e| e.to_string())
+        match s.idf {
+            Some(idf) => {
+                FittedVectorizer::in_file(s.analyzer, s.config, s.terms, s.df, idf, s.n_docs)
+            }
+            None => FittedVectorizer::from_parts(
+                s.analyzer,
+                s.config,
+                s.terms,
+                s.df.into_vec(),
+                s.n_docs,
+            ),
+        }
+        .map_err(|e| e.to_string())
     }
 }
 
@@ -73,6 +92,7 @@ impl Serialize for FittedVectorizer {
             n_docs: self.n_docs,
             terms: &self.terms,
             df: &self.df,
+            idf: &self.idf,
         }
         .serialize(serializer)
     }
@@ -99,10 +119,39 @@ impl FittedVectorizer {
         if df.iter().any(|&d| d == 0 || d > n_docs) {
             return broken("a document frequency is outside 1..=documents");
         }
-        let idf = df
+        let idf: Vec<f64> = df
             .par_iter()
             .map(|&d| config.weighting.idf(d, n_docs))
             .collect();
+        Ok(FittedVectorizer {
+            analyzer,
+            config,
+            n_docs,
+            terms,
+            df: df.into(),
+            idf: idf.into(),
+            grams: LazyGrams::default(),
+        })
+    }
+
+    /// A vectorizer from a model file of format 6, whose idf is stored. Only what indexing
+    /// relies on is checked: sorting and the range of each document frequency would take a
+    /// pass over every term, as much as the rest of loading; a damaged file's terms are found
+    /// wrongly at worst, never outside the arrays.
+    fn in_file(
+        analyzer: AnalyzerConfig,
+        config: VectorizerConfig,
+        terms: TermList,
+        df: Table<u32>,
+        idf: Table<f64>,
+        n_docs: u32,
+    ) -> Result<Self> {
+        analyzer.validate()?;
+        config.validate()?;
+        if terms.len() != df.len() || idf.len() != df.len() || terms.len() > u32::MAX as usize {
+            let message = "terms, document frequencies and idf differ in number";
+            return Err(Error::Config(format!("vectorizer: {message}")));
+        }
         Ok(FittedVectorizer {
             analyzer,
             config,
@@ -151,7 +200,8 @@ impl FittedVectorizer {
             weighting,
             ..self.config
         };
-        FittedVectorizer::from_parts(self.analyzer, config, self.terms, self.df, self.n_docs)
+        let df = self.df.into_vec();
+        FittedVectorizer::from_parts(self.analyzer, config, self.terms, df, self.n_docs)
     }
 
     /// This vocabulary grown by `other`'s, as when a model learns from more documents: the union

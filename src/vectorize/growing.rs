@@ -42,7 +42,7 @@ impl GrowingVocabulary {
             vocabulary.ids.insert(term.into(), id as u32);
             vocabulary.terms.push(term.into());
         }
-        vocabulary.df.clone_from(&fitted.df);
+        vocabulary.df = fitted.df.to_vec();
         vocabulary.n_docs = fitted.n_docs;
         Ok(vocabulary)
     }

@@ -7,6 +7,10 @@
 //! lengths, while human-readable ones (the JSON vocabulary file) store a plain list of strings.
 //! The hash index is built only once enough terms have been looked up to pay for it: until
 //! then a lookup is a binary search, so classifying a single document never builds it.
+//!
+//! In a model file of format 6 the text and the terms' ends are raw sections, used in place: a
+//! list loaded from one is checked term by term as it is read, not whole at load, and a term
+//! that is not valid text there (a damaged file) reads as empty, which no document's term is.
 
 use std::fmt;
 use std::hash::BuildHasher;
@@ -19,30 +23,53 @@ use serde::de::{DeserializeSeed, Error as _, SeqAccess, Visitor};
 use serde::ser::{Error as _, SerializeTuple};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::packed::{sections, Table};
+
 /// Terms in column order: term `j` is `list[j]`.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct TermList {
-    text: String,
+    /// The terms' UTF-8 bytes, end to end.
+    text: Table<u8>,
     /// Term `j` is `text[ends[j - 1]..ends[j]]` (from 0 for the first).
-    ends: Vec<usize>,
+    ends: Table<u64>,
+    /// Whether every term is known to be valid UTF-8 within the text: so for a list built from
+    /// strings or checked whole; not for one used in place from a model file.
+    checked: bool,
     index: LazyIndex,
+}
+
+impl Default for TermList {
+    fn default() -> Self {
+        TermList::with_capacity(0, 0)
+    }
 }
 
 impl TermList {
     /// An empty list with room for `terms` terms of `bytes` bytes in all.
     pub fn with_capacity(terms: usize, bytes: usize) -> Self {
         TermList {
-            text: String::with_capacity(bytes),
-            ends: Vec::with_capacity(terms),
+            text: Vec::with_capacity(bytes).into(),
+            ends: Vec::with_capacity(terms).into(),
+            checked: true,
             index: LazyIndex::default(),
         }
     }
 
     /// Appends a term.
     pub fn push(&mut self, term: &str) {
-        self.text.push_str(term);
-        self.ends.push(self.text.len());
+        let mut text = self.text.to_mut();
+        text.extend_from_slice(term.as_bytes());
+        let end = text.len() as u64;
+        self.ends.to_mut().push(end);
         self.index = LazyIndex::default();
+    }
+
+    /// Term `j`'s bytes; empty when the ends do not fit the text (a damaged file).
+    fn term_bytes(&self, j: usize) -> &[u8] {
+        let start = if j == 0 { 0 } else { self.ends[j - 1] };
+        let end = self.ends[j];
+        let range = usize::try_from(start).unwrap_or(usize::MAX)..usize::try_from(end).unwrap_or(0);
+        self.text.get(range).unwrap_or_default()
     }
 
     /// Number of terms.
@@ -65,7 +92,7 @@ impl TermList {
         let (mut low, mut high) = (0, self.len());
         while low < high {
             let middle = low + (high - low) / 2;
-            match self[middle].cmp(term) {
+            match self.term_bytes(middle).cmp(term.as_bytes()) {
                 std::cmp::Ordering::Less => low = middle + 1,
                 std::cmp::Ordering::Greater => high = middle,
                 std::cmp::Ordering::Equal => return Ok(middle),
@@ -93,7 +120,9 @@ impl TermList {
             }
             None => self.index.table.get_or_init(|| self.hash_table()),
         };
-        let found = table.find(term_hash(term), |&j| &self[j as usize] == term);
+        let found = table.find(term_hash(term), |&j| {
+            self.term_bytes(j as usize) == term.as_bytes()
+        });
         found.copied()
     }
 
@@ -129,8 +158,13 @@ impl std::ops::Index<usize> for TermList {
     type Output = str;
 
     fn index(&self, j: usize) -> &str {
-        let start = if j == 0 { 0 } else { self.ends[j - 1] };
-        &self.text[start..self.ends[j]]
+        let bytes = self.term_bytes(j);
+        if self.checked {
+            // SAFETY: a checked list's text is valid UTF-8 and its ends are character
+            // boundaries within it (see `checked`).
+            return unsafe { std::str::from_utf8_unchecked(bytes) };
+        }
+        std::str::from_utf8(bytes).unwrap_or_default()
     }
 }
 
@@ -163,12 +197,16 @@ impl Serialize for TermList {
         if serializer.is_human_readable() {
             return serializer.collect_seq(self.iter());
         }
+        if sections::active() {
+            return (&self.text, &self.ends).serialize(serializer);
+        }
+        let text = std::str::from_utf8(&self.text).map_err(S::Error::custom)?;
         let lengths = self.iter().map(|term| u32::try_from(term.len()));
         let lengths = lengths
             .collect::<Result<_, _>>()
             .map_err(|_| S::Error::custom("a term is longer than 4 GiB"))?;
         let mut tuple = serializer.serialize_tuple(2)?;
-        tuple.serialize_element(&self.text)?;
+        tuple.serialize_element(text)?;
         tuple.serialize_element(&Lengths(lengths))?;
         tuple.end()
     }
@@ -178,6 +216,14 @@ impl<'de> Deserialize<'de> for TermList {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         if deserializer.is_human_readable() {
             deserializer.deserialize_seq(StringsVisitor)
+        } else if sections::active() {
+            let (text, ends) = <(Table<u8>, Table<u64>)>::deserialize(deserializer)?;
+            Ok(TermList {
+                text,
+                ends,
+                checked: false,
+                index: LazyIndex::default(),
+            })
         } else {
             deserializer.deserialize_tuple(2, BlobVisitor)
         }
@@ -207,14 +253,15 @@ impl<'de> Visitor<'de> for BlobVisitor {
             if !text.is_char_boundary(end) {
                 return Err(misfit());
             }
-            ends.push(end);
+            ends.push(end as u64);
         }
         if end != text.len() {
             return Err(misfit());
         }
         Ok(TermList {
-            text,
-            ends,
+            text: text.into_bytes().into(),
+            ends: ends.into(),
+            checked: true,
             index: LazyIndex::default(),
         })
     }

@@ -125,3 +125,51 @@ fn a_model_whose_classifier_has_other_features_than_its_terms_is_refused() {
         "{error}"
     );
 }
+
+#[test]
+fn a_file_of_format_6_holds_its_arrays_in_sections_that_load_in_place() {
+    let original = model();
+    let bytes = original.to_bytes().unwrap();
+    assert_eq!(bytes[8..12], 6u32.to_le_bytes());
+    let sections = u64_at(&bytes, 24) as usize;
+    assert!(sections > 0 && sections.is_multiple_of(sections::ALIGN));
+    let read = Model::from_bytes(&bytes, Path::new("m.bin")).unwrap();
+    assert_eq!(read, original);
+    assert_eq!(
+        read.to_bytes().unwrap(),
+        bytes,
+        "a model read back writes the same"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.model");
+    original.save(&path).unwrap();
+    let mapped = Model::load(&path).unwrap();
+    assert_eq!(mapped, original);
+    let (row, mut mapped_scores, mut scores) = (([0u32, 2], [1.0, 2.0]), [0.0; 2], [0.0; 2]);
+    mapped.classifier.scores(&row.0, &row.1, &mut mapped_scores);
+    original.classifier.scores(&row.0, &row.1, &mut scores);
+    assert_eq!(mapped_scores, scores);
+}
+
+#[test]
+fn a_damaged_file_of_format_6_is_refused_or_found_by_verify() {
+    let bytes = model().to_bytes().unwrap();
+    assert!(error_of(&bytes[..bytes.len() - 1]).contains("truncated model file"));
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(error_of(&longer).contains("corrupted model file"));
+    let mut sections_too_long = bytes.clone();
+    sections_too_long[24..32].copy_from_slice(&u64::MAX.to_le_bytes());
+    assert!(error_of(&sections_too_long).contains("corrupted model file"));
+    // Loading checks the postcard part's checksum, not the arrays': `verify` does.
+    let mut flipped = bytes.clone();
+    flipped[HEADER_6] ^= 0x01;
+    assert!(Model::from_bytes(&flipped, Path::new("m.bin")).is_ok());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.model");
+    std::fs::write(&path, &flipped).unwrap();
+    let error = Model::verify(&path).unwrap_err().to_string();
+    assert!(error.contains("checksum mismatch in the arrays"), "{error}");
+    std::fs::write(&path, &bytes).unwrap();
+    Model::verify(&path).unwrap();
+}

@@ -205,7 +205,7 @@ fn survives_encoding_and_refuses_broken_postings() {
         votes(&knn, &[0, 2], &[1.0, 1.0])
     );
     let mut broken = knn.clone();
-    broken.stored.rows[0] = 99;
+    broken.stored.rows.to_mut()[0] = 99;
     let bytes = postcard::to_stdvec(&broken).unwrap();
     assert!(postcard::from_bytes::<Knn>(&bytes).is_err());
 }

@@ -240,7 +240,7 @@ impl BinaryNb {
             scorer.slope[c] = -d_minus - r * (log_alpha - d_plus);
             scorer.scale[c] = 1.0 / l_minus;
         }
-        scorer.base = base;
+        scorer.base = base.into();
         scorer
     }
 
@@ -298,6 +298,6 @@ fn spread_over(label: &ClassSums, seen: &ClassSums) -> ClassSums {
     }
     ClassSums {
         indices: seen.indices.clone(),
-        values,
+        values: values.into(),
     }
 }

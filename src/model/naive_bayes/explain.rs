@@ -44,9 +44,7 @@ impl NaiveBayes {
 
     /// Each class's feature sums (for Bernoulli NB, document counts), sparse, in class order.
     pub fn class_sums(&self) -> impl ExactSizeIterator<Item = (&[u32], &[f64])> {
-        self.sums
-            .iter()
-            .map(|s| (s.indices.as_slice(), s.values.as_slice()))
+        self.sums.iter().map(|s| (&s.indices[..], &s.values[..]))
     }
 }
 

@@ -7,12 +7,18 @@
 //! ready in milliseconds after loading.
 
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 
 use super::ClassSums;
+use crate::packed::{Table, Word};
 
 /// score_c = bias_c + scale_c · (Σ_j x_j base_j + slope_c Σ_j x_j + Σ_j x_j delta_cj), with the
 /// deltas stored feature-major for the (few) classes that have them.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// A model file stores it, so that loading uses it where it lies instead of computing it again
+/// (about a million logarithms for a bigram vocabulary); the same values give the same scores to
+/// the bit.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SparseScorer {
     /// Per class: added last.
     pub bias: Vec<f64>,
@@ -21,13 +27,42 @@ pub struct SparseScorer {
     /// Per class: multiplies everything but the bias.
     pub scale: Vec<f64>,
     /// Per feature, shared by all classes; empty when zero.
-    pub base: Vec<f64>,
+    pub base: Table<f64>,
     /// Treat every stored value as 1 (Bernoulli presence).
     pub binary: bool,
     features: usize,
-    /// Feature j's deltas are `deltas[starts[j]..starts[j + 1]]`, as (class, delta).
-    starts: Vec<u32>,
-    deltas: Vec<(u32, f64)>,
+    /// Feature j's deltas are `deltas[starts[j]..starts[j + 1]]`.
+    starts: Table<u32>,
+    deltas: Table<Delta>,
+}
+
+/// A class's delta for one feature.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[repr(C)]
+pub struct Delta {
+    class: u32,
+    /// Spelled out, so that the record has no padding and its bytes are all defined.
+    unused: u32,
+    delta: f64,
+}
+
+// SAFETY: two `u32` and an `f64`, 16 bytes without padding, aligned to 8: any bytes are a value.
+unsafe impl Word for Delta {
+    const SIZE: usize = 16;
+
+    fn put(&self, out: &mut Vec<u8>) {
+        self.class.put(out);
+        self.unused.put(out);
+        self.delta.put(out);
+    }
+
+    fn take(bytes: &[u8]) -> Self {
+        Delta {
+            class: u32::take(&bytes[..4]),
+            unused: u32::take(&bytes[4..8]),
+            delta: f64::take(&bytes[8..]),
+        }
+    }
 }
 
 impl SparseScorer {
@@ -47,7 +82,7 @@ impl SparseScorer {
     ) -> (Self, Vec<f64>) {
         let classes = bias.len();
         let blocks = feature_blocks(features, sums);
-        let mut deltas = vec![(0u32, 0.0); blocks.iter().map(Block::entries).sum()];
+        let mut deltas = vec![Delta::default(); blocks.iter().map(Block::entries).sum()];
         let mut starts = vec![0u32; features + 1];
         let mut tasks = Vec::with_capacity(blocks.len());
         let (mut rest, mut offset) = (&mut deltas[..], 0);
@@ -70,11 +105,11 @@ impl SparseScorer {
             bias,
             slope: vec![0.0; classes],
             scale: vec![1.0; classes],
-            base: Vec::new(),
+            base: Table::default(),
             binary: false,
             features,
-            starts,
-            deltas,
+            starts: starts.into(),
+            deltas: deltas.into(),
         };
         (scorer, totals)
     }
@@ -104,9 +139,10 @@ impl SparseScorer {
         out.iter_mut()
             .zip(&self.slope)
             .for_each(|(w, slope)| *w = base + slope);
-        let span = self.starts[j] as usize..self.starts[j + 1] as usize;
-        for &(c, delta) in &self.deltas[span] {
-            out[c as usize] += delta;
+        for d in self.deltas_of(j) {
+            if let Some(w) = out.get_mut(d.class as usize) {
+                *w += d.delta;
+            }
         }
         out.iter_mut().zip(&self.scale).for_each(|(w, s)| *w *= s);
     }
@@ -125,14 +161,33 @@ impl SparseScorer {
             if let Some(base) = self.base.get(j) {
                 shared += x * base;
             }
-            let span = self.starts[j] as usize..self.starts[j + 1] as usize;
-            for &(c, delta) in &self.deltas[span] {
-                out[c as usize] += x * delta;
+            for d in self.deltas_of(j) {
+                if let Some(score) = out.get_mut(d.class as usize) {
+                    *score += x * d.delta;
+                }
             }
         }
         for (c, score) in out.iter_mut().enumerate() {
             *score = self.bias[c] + self.scale[c] * (shared + self.slope[c] * total + *score);
         }
+    }
+
+    /// Feature `j`'s deltas. A scorer from a model file is not checked whole at load (it would
+    /// take a pass over all of it), so a damaged one's spans and classes are checked here: a
+    /// span outside the deltas reads as none, and scoring skips a class beyond the model's.
+    fn deltas_of(&self, j: usize) -> &[Delta] {
+        let (start, end) = (self.starts[j] as usize, self.starts[j + 1] as usize);
+        self.deltas.get(start..end).unwrap_or_default()
+    }
+
+    /// Whether the scorer has the shape of a model of `classes` classes and `features`
+    /// features: what indexing relies on beyond the checks each read of a feature's deltas makes.
+    pub fn fits(&self, classes: usize, features: usize) -> bool {
+        let per_class = [&self.bias, &self.slope, &self.scale];
+        per_class.iter().all(|v| v.len() == classes)
+            && self.features == features
+            && self.starts.len() == features + 1
+            && (self.base.is_empty() || self.base.len() == features)
     }
 }
 
@@ -202,7 +257,7 @@ impl Block {
     fn lay_out(
         &self,
         sums: &[ClassSums],
-        part: &mut [(u32, f64)],
+        part: &mut [Delta],
         ends: &mut [u32],
         offset: usize,
         delta: &impl Fn(usize, u32, f64) -> f64,
@@ -221,7 +276,11 @@ impl Block {
             let d = delta(c, j, s);
             totals[c] += d;
             let slot = &mut next[j as usize - self.first];
-            part[*slot as usize] = (c as u32, d);
+            part[*slot as usize] = Delta {
+                class: c as u32,
+                unused: 0,
+                delta: d,
+            };
             *slot += 1;
         });
         totals
