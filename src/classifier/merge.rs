@@ -2,9 +2,10 @@
 
 use std::path::Path;
 
-use super::TextClassifier;
-use crate::error::Result;
-use crate::model::{merge, Model, Part};
+use super::{Builder, Reading, TextClassifier};
+use crate::error::{Error, Result};
+use crate::flow::Source;
+use crate::model::{merge, Model, Part, Trainer, TrainingInfo};
 
 impl TextClassifier {
     /// Merges classifiers trained on disjoint shards with the same analysis and settings, each
@@ -35,5 +36,40 @@ impl TextClassifier {
             })
             .collect::<Result<Vec<_>>>()?;
         Self::from_model(merge(&parts)?)
+    }
+}
+
+impl Builder {
+    /// The kind and parameters it trains with.
+    pub fn trainer_config(&self) -> &Trainer {
+        &self.trainer
+    }
+
+    /// Trains on one shard of a corpus, for merging with the other shards' models: as
+    /// [`Builder::fit_source`] does, but a shard may hold a single class, and one without
+    /// documents gives no model.
+    pub fn fit_part(self, source: Source, reading: &mut Reading) -> Result<Option<Model>> {
+        let name = source.name.clone();
+        let (_, fitted) = self.read_corpus(source, reading, |_| {})?;
+        if fitted.labels.is_empty() {
+            return Ok(None);
+        }
+        let ids: Option<Vec<u32>> = (fitted.class_ids().iter())
+            .map(|id| id.map(|c| c as u32))
+            .collect();
+        let ids =
+            ids.ok_or_else(|| Error::input(&name, "training needs a label on every document"))?;
+        let classes = fitted.classes.len();
+        let mut docs_per_class = vec![0u64; classes];
+        ids.iter().for_each(|&c| docs_per_class[c as usize] += 1);
+        let classifier = self.trainer.fit(&fitted.matrix, &ids, classes)?;
+        Ok(Some(Model {
+            vectorizer: fitted
+                .vectorizer
+                .with_weighting(self.vectorizer.weighting)?,
+            labels: fitted.classes,
+            classifier,
+            info: TrainingInfo::now(vec![name.display().to_string()], docs_per_class),
+        }))
     }
 }

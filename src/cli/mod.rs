@@ -3,6 +3,8 @@
 
 mod args;
 mod classify;
+#[cfg(feature = "cluster")]
+mod cluster;
 mod completions;
 mod cv;
 mod eval;

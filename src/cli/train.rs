@@ -106,6 +106,9 @@ pub struct TrainArgs {
     pub weighting: VocabularyArgs,
     #[command(flatten)]
     pub runtime: RuntimeArgs,
+    #[cfg(feature = "cluster")]
+    #[command(flatten)]
+    pub cluster: super::cluster::ClusterArgs,
 }
 
 /// Flags of multi-label training.
@@ -253,6 +256,10 @@ pub fn run(args: TrainArgs) -> Result<Outcome> {
     }
     read.merge_folders = args.multi.multi_label;
     let pipeline = args.runtime.start()?;
+    #[cfg(feature = "cluster")]
+    if let Some(cluster) = args.cluster.cluster()? {
+        return train_in_cluster(&cluster, &builder, corpus, &read, &pipeline, &args, started);
+    }
     let mut log = ReadLog::new(read.max_doc_bytes);
     let source = Source::open(corpus, &read)?;
     let mut reading = super::reading(pipeline, &mut log);
@@ -343,4 +350,43 @@ pub(super) fn report_unconverged(classifier: &Classifier, classes: &[String]) {
             ));
         }
     }
+}
+
+/// `train` in cluster mode: naive Bayes, single-label, untuned; process 0 writes the model.
+#[cfg(feature = "cluster")]
+fn train_in_cluster(
+    cluster: &bowline::cluster::Cluster,
+    builder: &Builder,
+    corpus: &Path,
+    read: &bowline::corpus::ReadOptions,
+    pipeline: &bowline::pipeline::PipelineConfig,
+    args: &TrainArgs,
+    started: std::time::Instant,
+) -> Result<Outcome> {
+    if args.tune.tune || args.multi.multi_label || args.index.is_some() {
+        return Err(Error::Config(
+            "cluster mode trains single-label models from a corpus path, untuned".into(),
+        ));
+    }
+    let Some(classifier) = bowline::cluster::train(cluster, builder, corpus, read, pipeline)?
+    else {
+        return Ok(Outcome::Clean);
+    };
+    classifier.save(&args.output)?;
+    let model = classifier.model();
+    if !args.runtime.quiet {
+        eprintln!(
+            "bowline: trained {} on {} documents across {} processes of {} workers, {} classes, \
+             {} terms in {:.2} s -> {}",
+            model.classifier.name(),
+            model.vectorizer.n_docs(),
+            cluster.processes(),
+            cluster.workers,
+            model.labels.len(),
+            model.vectorizer.terms().len(),
+            started.elapsed().as_secs_f64(),
+            args.output.display()
+        );
+    }
+    Ok(Outcome::Clean)
 }

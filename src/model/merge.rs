@@ -22,7 +22,7 @@
 use super::naive_bayes::{ClassSums, NbKind};
 use super::{Classifier, LinearSvm, Model, NaiveBayes, TrainingInfo};
 use crate::error::{Error, Result};
-use crate::vectorize::{FittedVectorizer, Idf, Norm, Tf, VectorizerConfig};
+use crate::vectorize::{DfBound, FittedVectorizer, Idf, Norm, Tf, VectorizerConfig};
 
 /// A model to merge and the name (a file, or a cluster process) its errors are reported under.
 #[derive(Debug, Clone)]
@@ -124,30 +124,48 @@ fn same_settings(first: &Part, other: &Part) -> Result<()> {
 /// documentation); `union_docs` is the documents of all parts.
 fn exactly_mergeable(part: &Part, union_docs: u32) -> Result<()> {
     let vectorizer = &part.model.vectorizer;
-    let config = vectorizer.config();
-    let refuse = |why: &str| {
-        Err(Error::Config(format!(
-            "{}: naive Bayes merges exactly only {why}",
-            part.name
-        )))
-    };
-    let prunes = |n: u32| config.min_df.min_count(n) > 1 || config.max_df.max_count(n) < n;
-    if prunes(vectorizer.n_docs()) || prunes(union_docs) || config.max_features.is_some() {
-        return refuse(
-            "without pruning (train the shards with --min-df 1, no --max-df or --max-features)",
-        );
-    }
     let Classifier::NaiveBayes(nb) = &part.model.classifier else {
         return Ok(());
     };
-    if nb.kind() == NbKind::Bernoulli {
+    let config = vectorizer.config();
+    let prunes = |n: u32| config.min_df.min_count(n) > 1 || config.max_df.max_count(n) < n;
+    let reason = if prunes(vectorizer.n_docs()) || prunes(union_docs) {
+        Err(NOT_PRUNED)
+    } else {
+        exact_settings(nb.kind(), config)
+    };
+    reason.map_err(|why| {
+        Error::Config(format!(
+            "{}: naive Bayes merges exactly only {why}",
+            part.name
+        ))
+    })
+}
+
+const NOT_PRUNED: &str =
+    "without pruning (train the shards with --min-df 1, no --max-df or --max-features)";
+
+/// Whether naive Bayes of `kind` trained with `config` on shards adds up to the model of their
+/// union, whatever their sizes (a fractional min-df or max-df is checked again on the merged
+/// counts); if not, the reason, which reads after "merges exactly only".
+pub fn exact_settings(
+    kind: NbKind,
+    config: &VectorizerConfig,
+) -> std::result::Result<(), &'static str> {
+    let keeps_all = matches!(config.min_df, DfBound::Count(0 | 1) | DfBound::Fraction(_))
+        && matches!(config.max_df, DfBound::Fraction(f) if f >= 1.0)
+        && config.max_features.is_none();
+    if !keeps_all {
+        return Err(NOT_PRUNED);
+    }
+    if kind == NbKind::Bernoulli {
         if config.weighting.idf == Idf::Plain {
-            return refuse("without plain idf, which weighs a term in every document 0");
+            return Err("without plain idf, which weighs a term in every document 0");
         }
         return Ok(());
     }
     if !integer_weights(config) {
-        return refuse(
+        return Err(
             "with integer weights: train the shards with --tf count --idf none --norm none",
         );
     }
