@@ -306,3 +306,40 @@ fn settings_that_cannot_be_exact_and_other_classifiers_are_refused() {
     );
     assert!(!model.exists());
 }
+
+#[test]
+fn a_process_that_never_comes_is_named_after_the_connect_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    let hosts = host_file(dir.path(), 2);
+    for (me, message) in [("0", "process 1 at"), ("1", "process 0 at")] {
+        let mut args = vec![
+            "train",
+            "corpora",
+            "-o",
+            "/nonexistent/model",
+            "--classifier",
+            "mnb",
+        ];
+        args.extend(EXACT);
+        args.extend([
+            "--hostfile",
+            arg(&hosts),
+            "--process",
+            me,
+            "--connect-timeout",
+            "2",
+        ]);
+        let started = Instant::now();
+        let (code, stdout, stderr) = outcome(&bowline(&args, b""));
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "process {me} waited too long"
+        );
+        assert_eq!(code, 2, "{stderr}");
+        assert!(
+            stderr.contains(message) && stderr.contains("within 2 s"),
+            "{stderr}"
+        );
+        assert!(stdout.is_empty(), "nothing on stdout: {stdout}");
+    }
+}

@@ -9,9 +9,11 @@ use timely::container::CapacityContainerBuilder;
 use timely::dataflow::operators::vec::{Broadcast, Input};
 use timely::dataflow::operators::{Exchange, Inspect, Probe};
 use timely::dataflow::InputHandle;
+use timely::execute::execute_from;
 use timely::worker::Worker;
 use timely::{CommunicationConfig, ExchangeData, WorkerConfig};
 
+use super::connect::connect;
 use super::{Cluster, Shard};
 use crate::error::{Error, Result};
 
@@ -30,47 +32,18 @@ pub fn gather<W>(cluster: &Cluster, settings: Settings, work: W) -> Result<Optio
 where
     W: Fn(Shard) -> Result<Vec<u8>> + Send + Sync + 'static,
 {
-    let communication = if cluster.processes() == 1 {
-        CommunicationConfig::Process(cluster.workers)
+    let (builders, network) = if cluster.processes() == 1 {
+        let local = CommunicationConfig::Process(cluster.workers).try_build();
+        local.map_err(|e| Error::Config(format!("cannot start the workers: {e}")))?
     } else {
-        CommunicationConfig::Cluster {
-            threads: cluster.workers,
-            process: cluster.process,
-            addresses: cluster.addresses.clone(),
-            report: false,
-            zerocopy: false,
-        }
-    };
-    let config = timely::Config {
-        communication,
-        worker: WorkerConfig::default(),
+        connect(cluster)?
     };
     let settings = Arc::new(settings);
     let workers = cluster.workers;
-    // timely connects to every process before it returns, retrying forever; it runs on a thread
-    // of its own so that a process that never comes is reported after the timeout. That thread
-    // is left behind, blocked, until the program exits.
-    let (started, start) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let guards = timely::execute(config, move |worker| {
-            run_worker(worker, workers, &settings, &work)
-        });
-        // The receiver is gone only when it gave up waiting; there is no one left to tell.
-        let _ = started.send(guards);
-    });
-    let guards = match start.recv_timeout(cluster.connect_timeout) {
-        Ok(guards) => {
-            guards.map_err(|e| Error::Config(format!("cannot start the cluster: {e}")))?
-        }
-        Err(_) => {
-            return Err(Error::Config(format!(
-                "the processes at {} did not all connect within {} s: is every process started, \
-                 with the same host file?",
-                cluster.addresses.join(", "),
-                cluster.connect_timeout.as_secs()
-            )))
-        }
-    };
+    let guards = execute_from(builders, network, WorkerConfig::default(), move |worker| {
+        run_worker(worker, workers, &settings, &work)
+    })
+    .map_err(|e| Error::Config(format!("cannot start the workers: {e}")))?;
     let mut gathered = None;
     for result in guards.join() {
         match result {

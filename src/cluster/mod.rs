@@ -5,9 +5,10 @@
 //! worker, chosen by a stable hash of its id ([`Shard::owns`]), and is read and analyzed only
 //! there. Before any work the workers exchange their settings and refuse to run if they differ;
 //! then each trains a naive Bayes model on its shard, the models are exchanged to worker 0 of
-//! process 0, and reduced there by [`crate::model::merge`], which is exact for the settings it
+//! process 0, and reduced there by [`crate::model::merge`](mod@crate::model::merge), which is exact for the settings it
 //! accepts. Process 0 writes the result; the others write nothing.
 
+mod connect;
 mod exchange;
 mod hosts;
 mod train;

@@ -16,7 +16,7 @@ use crate::report::settings::{analysis_flags, weighting_flags};
 /// reads the corpus, each worker trains on the documents it owns, and worker 0 of process 0
 /// merges the models into the one that training on the whole corpus in one process gives.
 /// Returns the classifier on process 0 and `None` on the others. Refused for other kinds, and
-/// for settings under which the merge would not be exact (see [`crate::model::merge`]).
+/// for settings under which the merge would not be exact (see [`crate::model::merge`](mod@crate::model::merge)).
 pub fn train(
     cluster: &Cluster,
     builder: &Builder,
