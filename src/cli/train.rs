@@ -368,7 +368,11 @@ fn train_in_cluster(
             "cluster mode trains single-label models from a corpus path, untuned".into(),
         ));
     }
-    let Some(classifier) = bowline::cluster::train(cluster, builder, corpus, read, pipeline)?
+    let trained = bowline::cluster::train(cluster, builder, corpus, read, pipeline)?;
+    let Some(bowline::cluster::Trained {
+        classifier,
+        exchanged,
+    }) = trained
     else {
         return Ok(Outcome::Clean);
     };
@@ -376,12 +380,13 @@ fn train_in_cluster(
     let model = classifier.model();
     if !args.runtime.quiet {
         eprintln!(
-            "bowline: trained {} on {} documents across {} processes of {} workers, {} classes, \
-             {} terms in {:.2} s -> {}",
+            "bowline: trained {} on {} documents across {} processes of {} workers ({} bytes of \
+             partial models gathered), {} classes, {} terms in {:.2} s -> {}",
             model.classifier.name(),
             model.vectorizer.n_docs(),
             cluster.processes(),
             cluster.workers,
+            exchanged,
             model.labels.len(),
             model.vectorizer.terms().len(),
             started.elapsed().as_secs_f64(),

@@ -15,7 +15,7 @@ mod train;
 
 pub use exchange::{gather, Gathered};
 pub use hosts::read_host_file;
-pub use train::train;
+pub use train::{train, Trained};
 
 use crate::error::{Error, Result};
 

@@ -12,6 +12,15 @@ use crate::model::{merge, Model, Part, TrainingInfo};
 use crate::pipeline::PipelineConfig;
 use crate::report::settings::{analysis_flags, weighting_flags};
 
+/// A model trained by a cluster, on process 0.
+#[derive(Debug)]
+pub struct Trained {
+    /// The merged classifier.
+    pub classifier: TextClassifier,
+    /// Bytes of the partial models sent to worker 0 of process 0, its own included.
+    pub exchanged: u64,
+}
+
 /// Trains `builder`'s naive Bayes on the corpus at `corpus` across `cluster`: every process
 /// reads the corpus, each worker trains on the documents it owns, and worker 0 of process 0
 /// merges the models into the one that training on the whole corpus in one process gives.
@@ -23,7 +32,7 @@ pub fn train(
     corpus: &Path,
     options: &ReadOptions,
     pipeline: &PipelineConfig,
-) -> Result<Option<TextClassifier>> {
+) -> Result<Option<Trained>> {
     let Some(nb) = builder.kind().naive_bayes() else {
         return Err(Error::Config(format!(
             "cluster mode trains naive Bayes (mnb, cnb, bnb); {} is trained in one process",
@@ -92,5 +101,10 @@ pub fn train(
     }
     let docs_per_class = std::mem::take(&mut model.info.docs_per_class);
     model.info = TrainingInfo::now(vec![corpus.display().to_string()], docs_per_class);
-    TextClassifier::from_model(model).map(Some)
+    let exchanged = payloads.iter().map(|p| p.len() as u64).sum();
+    let classifier = TextClassifier::from_model(model)?;
+    Ok(Some(Trained {
+        classifier,
+        exchanged,
+    }))
 }
