@@ -193,10 +193,10 @@ impl LinearSvm {
 
     /// The average of SVMs trained on disjoint shards with the same classes, each weighted by
     /// its share of the documents: `parts` holds each SVM, the merged column of each of its
-    /// columns, and its share. A column a part did not have counts as weight 0 there. The
-    /// result is uncalibrated and keeps no reservoir, since the parts' dual variables do not
-    /// describe the averaged weights: an update keeps those weights as the fixed part of its
-    /// start and solves over the new rows.
+    /// columns (`u32::MAX` for one left out), and its share. A column a part did not have counts
+    /// as weight 0 there. The result is uncalibrated and keeps no reservoir, since the parts'
+    /// dual variables do not describe the averaged weights: an update keeps those weights as the
+    /// fixed part of its start and solves over the new rows.
     pub fn averaged(parts: &[(&LinearSvm, &[u32], f64)], features: usize) -> Result<Self> {
         let Some(&(first, ..)) = parts.first() else {
             return Err(Error::Config("no SVM to average".into()));
@@ -211,7 +211,12 @@ impl LinearSvm {
                 ));
             }
             let rows = svm.weights.chunks_exact(k.max(1));
-            for (&column, row) in columns.iter().zip(rows) {
+            // A column the merged vocabulary left out (`u32::MAX`) contributes nothing.
+            let kept = columns
+                .iter()
+                .zip(rows)
+                .filter(|(&column, _)| column != u32::MAX);
+            for (&column, row) in kept {
                 let slots = &mut weights[column as usize * k..][..k];
                 (slots.iter_mut().zip(row)).for_each(|(w, &v)| *w += share * f64::from(v));
             }
