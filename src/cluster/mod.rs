@@ -109,3 +109,34 @@ impl Shard {
         hash % self.peers as u64 == self.index as u64
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_document_has_exactly_one_owner_whatever_the_run() {
+        for peers in 1..=5 {
+            for id in ["a", "space/1.txt", "cooking/16-latin1.txt", "12", ""] {
+                let owners = (0..peers).filter(|&index| Shard { index, peers }.owns(id));
+                assert_eq!(owners.count(), 1, "{id} among {peers}");
+            }
+        }
+        // FNV-1a of "a" is 0xaf63dc4c8601ec8c, which is 1 modulo 3 and 0 modulo 2: fixed
+        // constants, not a hasher seeded per process.
+        assert!(Shard { index: 1, peers: 3 }.owns("a"));
+        assert!(Shard { index: 0, peers: 2 }.owns("a"));
+    }
+
+    #[test]
+    fn a_cluster_without_host_file_listens_on_loopback_ports() {
+        let cluster = Cluster::new(2, 3, 1, None).unwrap();
+        assert_eq!(
+            cluster.addresses,
+            ["127.0.0.1:2101", "127.0.0.1:2102", "127.0.0.1:2103"]
+        );
+        assert_eq!(cluster.peers(), 6);
+        assert!(Cluster::new(1, 2, 2, None).is_err());
+        assert!(Cluster::new(0, 2, 0, None).is_err());
+    }
+}
