@@ -343,3 +343,32 @@ fn a_process_that_never_comes_is_named_after_the_connect_timeout() {
         assert!(stdout.is_empty(), "nothing on stdout: {stdout}");
     }
 }
+
+#[test]
+fn a_malformed_line_is_reported_once_by_the_process_that_owns_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("corpus.tsv");
+    let lines = "space\trocket launch orbit\nfood\tbake bread\nno tab here\nspace\tmoon probe\n";
+    std::fs::write(&corpus, format!("{lines}food\troast chicken\n")).unwrap();
+    let model = dir.path().join("model");
+    let mut args = vec![
+        "train",
+        arg(&corpus),
+        "-o",
+        arg(&model),
+        "--classifier",
+        "mnb",
+    ];
+    args.extend(EXACT);
+    let mut processes = start(dir.path(), 2, &args, |_| Vec::new());
+    let outputs = processes.wait_all();
+    let reported: Vec<usize> = (0..2)
+        .filter(|&p| String::from_utf8_lossy(&outputs[p].stderr).contains("corpus.tsv:3"))
+        .collect();
+    assert_eq!(reported.len(), 1, "the line is reported by one process");
+    for (p, out) in outputs.iter().enumerate() {
+        let expected = if reported.contains(&p) { 1 } else { 0 };
+        assert_eq!(out.status.code(), Some(expected), "process {p}");
+    }
+    assert!(model.exists(), "the other documents are learned");
+}

@@ -1,10 +1,11 @@
 //! Naive Bayes trained by a cluster: each worker trains on its shard, worker 0 merges.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use super::{gather, Cluster};
 use crate::classifier::{Builder, Reading, TextClassifier};
-use crate::corpus::ReadOptions;
+use crate::corpus::{Entry, ReadOptions};
 use crate::error::{Error, Result};
 use crate::flow::Source;
 use crate::model::merge::exact_settings;
@@ -26,12 +27,14 @@ pub struct Trained {
 /// merges the models into the one that training on the whole corpus in one process gives.
 /// Returns the classifier on process 0 and `None` on the others. Refused for other kinds, and
 /// for settings under which the merge would not be exact (see [`crate::model::merge`](mod@crate::model::merge)).
+/// `note` is told of every entry this process reads (its workers' documents, as they come).
 pub fn train(
     cluster: &Cluster,
     builder: &Builder,
     corpus: &Path,
     options: &ReadOptions,
     pipeline: &PipelineConfig,
+    note: Arc<dyn Fn(&Entry) + Send + Sync>,
 ) -> Result<Option<Trained>> {
     let Some(nb) = builder.kind().naive_bayes() else {
         return Err(Error::Config(format!(
@@ -79,9 +82,9 @@ pub fn train(
     let gathered = gather(cluster, settings, move |shard| {
         let mut source = Source::open(&path, &options)?;
         source.entries = Box::new(source.entries.filter(move |e| shard.owns(&e.doc.id)));
-        let part = work_builder
-            .clone()
-            .fit_part(source, &mut Reading::new(pipeline.clone()))?;
+        let note = Arc::clone(&note);
+        let mut reading = Reading::new(pipeline.clone()).on_entry(move |entry| note(entry));
+        let part = work_builder.clone().fit_part(source, &mut reading)?;
         part.map_or(Ok(Vec::new()), |model| model.to_bytes())
     })?;
     let Some(payloads) = gathered else {
