@@ -44,8 +44,19 @@ pub fn merge(parts: &[Part]) -> Result<Model> {
     for part in rest {
         same_settings(first, part)?;
     }
+    if !matches!(
+        first.model.classifier,
+        Classifier::NaiveBayes(_) | Classifier::Svm(_)
+    ) {
+        return Err(Error::Config(format!(
+            "{}: a {} model cannot be merged; naive Bayes merges exactly and the SVM by averaging",
+            first.name,
+            describe(&first.model.classifier)
+        )));
+    }
     if matches!(first.model.classifier, Classifier::NaiveBayes(_)) {
-        let union_docs = parts.iter().map(|p| p.model.vectorizer.n_docs()).sum();
+        let union_docs =
+            (parts.iter()).fold(0u32, |n, p| n.saturating_add(p.model.vectorizer.n_docs()));
         parts
             .iter()
             .try_for_each(|part| exactly_mergeable(part, union_docs))?;
@@ -61,15 +72,7 @@ pub fn merge(parts: &[Part]) -> Result<Model> {
         Classifier::NaiveBayes(_) => {
             Classifier::NaiveBayes(merged_nb(parts, &columns, &classes, features)?)
         }
-        Classifier::Svm(_) => Classifier::Svm(averaged_svm(parts, &columns, &labels, features)?),
-        other => {
-            return Err(Error::Config(format!(
-                "{}: a {} model cannot be merged; naive Bayes merges exactly and the SVM by \
-                 averaging",
-                first.name,
-                describe(other)
-            )))
-        }
+        _ => Classifier::Svm(averaged_svm(parts, &columns, &labels, features)?),
     };
     Ok(Model {
         vectorizer,
@@ -102,7 +105,11 @@ fn same_settings(first: &Part, other: &Part) -> Result<()> {
     if a.vectorizer.config() != b.vectorizer.config() {
         return differ("pruning or weighting");
     }
-    if a.classifier.kind() != b.classifier.kind() {
+    // The variant too: a multi-label or selected-feature model has a kind like the others.
+    let variant = std::mem::discriminant;
+    if a.classifier.kind() != b.classifier.kind()
+        || variant(&a.classifier) != variant(&b.classifier)
+    {
         return differ("classifier kind");
     }
     match (&a.classifier, &b.classifier) {
