@@ -372,3 +372,39 @@ fn a_malformed_line_is_reported_once_by_the_process_that_owns_it() {
     }
     assert!(model.exists(), "the other documents are learned");
 }
+
+#[test]
+fn stats_by_one_two_and_three_processes_equal_one_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let tsv = dir.path().join("more.tsv");
+    let lines = "space\trocket launch orbit\nfood\tbake bread\nspace\trocket launch orbit\n";
+    std::fs::write(&tsv, format!("{lines}sports\tthe match ended late\n")).unwrap();
+    for json in [true, false] {
+        let mut args = vec!["stats", "corpora", arg(&tsv), "-q"];
+        if json {
+            args.push("--json");
+        }
+        let (code, single, stderr) = outcome(&bowline(&args, b""));
+        assert_eq!(code, 0, "{stderr}");
+        for n in 1..=3 {
+            let processes_flag = n.to_string();
+            let mut cluster_args = args.clone();
+            cluster_args.extend(["--workers", "2", "--processes", &processes_flag]);
+            let mut processes = start(dir.path(), n, &cluster_args, |_| Vec::new());
+            for (p, out) in processes.wait_all().iter().enumerate() {
+                let stderr = String::from_utf8_lossy(&out.stderr);
+                assert!(out.status.success(), "{n} processes, process {p}: {stderr}");
+                let stdout = String::from_utf8_lossy(&out.stdout);
+                if p == 0 {
+                    // Not assert_eq: the report is too long to print.
+                    assert!(
+                        stdout == single,
+                        "json {json}, {n} processes: the reports differ"
+                    );
+                } else {
+                    assert!(stdout.is_empty(), "process {p} printed");
+                }
+            }
+        }
+    }
+}

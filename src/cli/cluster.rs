@@ -18,10 +18,11 @@ pub struct ClusterArgs {
     #[arg(long, value_name = "N")]
     pub workers: Option<usize>,
     /// Processes in the cluster [default: 1]. Start the same command once per process, each
-    /// reading the same corpus path. Cluster mode trains naive Bayes only, and exactly: with
-    /// integer weights (--tf count --idf none --norm none; bnb: any idf but plain) and no
-    /// pruning (--min-df 1). Each worker trains on the documents it owns (by a hash of their
-    /// ids), and process 0 merges the models as `bowline merge` does.
+    /// reading the same corpus paths; each worker reads the documents it owns (by a hash of
+    /// their ids). `stats` reports exactly what one process reports. `train` trains naive Bayes
+    /// only, exactly: with integer weights (--tf count --idf none --norm none; bnb: any idf but
+    /// plain) and no pruning (--min-df 1), process 0 merging the workers' models as `bowline
+    /// merge` does.
     #[arg(long, value_name = "N")]
     pub processes: Option<usize>,
     /// This process's index, from 0; process 0 writes the output, the others nothing

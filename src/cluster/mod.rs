@@ -11,10 +11,12 @@
 mod connect;
 mod exchange;
 mod hosts;
+mod stats;
 mod train;
 
 pub use exchange::{gather, Gathered};
 pub use hosts::read_host_file;
+pub use stats::stats;
 pub use train::{train, Trained};
 
 use crate::error::{Error, Result};
