@@ -107,6 +107,8 @@
 
 pub mod analyze;
 pub mod classifier;
+#[cfg(feature = "cluster")]
+pub mod cluster;
 pub mod corpus;
 mod error;
 pub mod eval;

@@ -26,6 +26,7 @@ mod evaluate;
 mod explain;
 mod fit;
 mod labelled;
+mod merge;
 mod multilabel;
 mod online;
 mod predict;

@@ -3,6 +3,8 @@
 
 mod args;
 mod classify;
+#[cfg(feature = "cluster")]
+mod cluster;
 mod completions;
 mod cv;
 mod eval;
@@ -12,6 +14,7 @@ mod inspect;
 mod learn;
 mod log;
 pub mod memory;
+mod merge;
 mod multilabel;
 mod rank;
 mod select;
@@ -34,6 +37,7 @@ pub use export::ExportArgs;
 pub use index::IndexArgs;
 pub use inspect::InspectArgs;
 pub use learn::LearnArgs;
+pub use merge::MergeArgs;
 pub use rank::RankArgs;
 pub use select::SelectArgs;
 pub use stats::StatsArgs;
@@ -75,6 +79,9 @@ pub enum Command {
     /// Learn labelled documents streamed on stdin into a naive Bayes model, with checkpoints
     /// and optional test-then-train (prequential) evaluation.
     Learn(LearnArgs),
+    /// Combine models trained on disjoint shards of a corpus: naive Bayes exactly, SVMs by
+    /// averaging.
+    Merge(MergeArgs),
     /// Rank the terms of a labelled corpus by χ², information gain, mutual information or
     /// document frequency.
     Rank(RankArgs),
@@ -137,6 +144,7 @@ fn dispatch(cli: Cli) -> Result<Outcome> {
         Command::Classify(args) => classify::run(args),
         Command::Update(args) => update::run(args),
         Command::Learn(args) => learn::run(args),
+        Command::Merge(args) => merge::run(args),
         Command::Rank(args) => rank::run(args),
         Command::Cv(args) => cv::run(args),
         Command::Select(args) => select::run(args),

@@ -36,6 +36,9 @@ pub struct StatsArgs {
     pub analysis: AnalysisArgs,
     #[command(flatten)]
     pub runtime: RuntimeArgs,
+    #[cfg(feature = "cluster")]
+    #[command(flatten)]
+    pub cluster: super::cluster::ClusterArgs,
 }
 
 /// Runs the command.
@@ -58,6 +61,10 @@ pub fn run(args: StatsArgs) -> Result<Outcome> {
             "stats describes words; --char-ngrams is for the commands that build features".into(),
         ));
     }
+    #[cfg(feature = "cluster")]
+    if let Some(cluster) = args.cluster.cluster()? {
+        return stats_in_cluster(&cluster, &args, &analyzer, &read, &pipeline);
+    }
     let mut collector = Collector::new(analyzer.config().clone());
     let mut read_into = |entries: Entries, note: &mut dyn FnMut(&Entry)| {
         let limit = read.max_doc_bytes;
@@ -77,20 +84,68 @@ pub fn run(args: StatsArgs) -> Result<Outcome> {
         }
     }
     let stats = collector.finish();
-    if let Some(path) = &args.html {
-        let corpus = match &args.index {
-            Some(index) => format!("index {}", index.display()),
-            None => (args.corpora.iter())
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", "),
-        };
-        let page = html_report(&stats, &Header::new("Corpus report").fact("corpus", corpus));
-        bowline::io::write_atomically(path, |out| out.write_all(page.as_bytes()))?;
-    }
+    write_html(&stats, &args)?;
     print_or_quiet(&render(&stats, args.json)?)?;
     if !args.runtime.quiet && args.index.is_none() {
         eprintln!("bowline: {}", log.summary());
+    }
+    Ok(log.outcome())
+}
+
+/// Writes the HTML report, if asked for.
+fn write_html(stats: &CorpusStats, args: &StatsArgs) -> Result<()> {
+    let Some(path) = &args.html else {
+        return Ok(());
+    };
+    let corpus = match &args.index {
+        Some(index) => format!("index {}", index.display()),
+        None => (args.corpora.iter())
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
+    };
+    let page = html_report(stats, &Header::new("Corpus report").fact("corpus", corpus));
+    bowline::io::write_atomically(path, |out| out.write_all(page.as_bytes()))
+}
+
+/// `stats` in cluster mode: every process reads the corpora, process 0 prints the report.
+#[cfg(feature = "cluster")]
+fn stats_in_cluster(
+    cluster: &bowline::cluster::Cluster,
+    args: &StatsArgs,
+    analyzer: &Analyzer,
+    read: &bowline::corpus::ReadOptions,
+    pipeline: &bowline::pipeline::PipelineConfig,
+) -> Result<Outcome> {
+    if args.index.is_some() {
+        return Err(Error::Config(
+            "cluster mode reads corpora, not an index".into(),
+        ));
+    }
+    let log = std::sync::Arc::new(std::sync::Mutex::new(ReadLog::new(read.max_doc_bytes)));
+    let noted = std::sync::Arc::clone(&log);
+    let note = move |entry: &Entry| {
+        if let Ok(mut log) = noted.lock() {
+            log.note(entry);
+        }
+    };
+    let stats = bowline::cluster::stats(
+        cluster,
+        &args.corpora,
+        analyzer,
+        read,
+        pipeline,
+        std::sync::Arc::new(note),
+    );
+    let log = log
+        .lock()
+        .map_err(|_| Error::Config("a worker failed while reading".into()))?;
+    if let Some(stats) = stats? {
+        write_html(&stats, args)?;
+        print_or_quiet(&render(&stats, args.json)?)?;
+    }
+    if !args.runtime.quiet {
+        eprintln!("bowline: process {}: {}", cluster.process, log.summary());
     }
     Ok(log.outcome())
 }

@@ -112,6 +112,9 @@ pub struct TrainArgs {
     pub weighting: VocabularyArgs,
     #[command(flatten)]
     pub runtime: RuntimeArgs,
+    #[cfg(feature = "cluster")]
+    #[command(flatten)]
+    pub cluster: super::cluster::ClusterArgs,
 }
 
 /// Flags of multi-label training.
@@ -259,6 +262,10 @@ pub fn run(args: TrainArgs) -> Result<Outcome> {
     }
     read.merge_folders = args.multi.multi_label;
     let pipeline = args.runtime.start()?;
+    #[cfg(feature = "cluster")]
+    if let Some(cluster) = args.cluster.cluster()? {
+        return train_in_cluster(&cluster, &builder, corpus, &read, &pipeline, &args, started);
+    }
     let mut log = ReadLog::new(read.max_doc_bytes);
     let source = Source::open(corpus, &read)?;
     let mut reading = super::reading(pipeline, &mut log);
@@ -397,4 +404,70 @@ fn bytes_on_disk(path: &Path) -> u64 {
         .filter(|metadata| metadata.is_file())
         .map(|metadata| metadata.len())
         .sum()
+}
+
+/// `train` in cluster mode: naive Bayes, single-label, untuned; process 0 writes the model.
+#[cfg(feature = "cluster")]
+fn train_in_cluster(
+    cluster: &bowline::cluster::Cluster,
+    builder: &Builder,
+    corpus: &Path,
+    read: &bowline::corpus::ReadOptions,
+    pipeline: &bowline::pipeline::PipelineConfig,
+    args: &TrainArgs,
+    started: std::time::Instant,
+) -> Result<Outcome> {
+    if args.tune.tune || args.multi.multi_label || args.index.is_some() {
+        return Err(Error::Config(
+            "cluster mode trains single-label models from a corpus path, untuned".into(),
+        ));
+    }
+    // Each worker notes the entries it reads; the log prints their warnings and tallies them.
+    let log = std::sync::Arc::new(std::sync::Mutex::new(ReadLog::new(read.max_doc_bytes)));
+    let noted = std::sync::Arc::clone(&log);
+    let note = move |entry: &bowline::corpus::Entry| {
+        if let Ok(mut log) = noted.lock() {
+            log.note(entry);
+        }
+    };
+    let trained = bowline::cluster::train(
+        cluster,
+        builder,
+        corpus,
+        read,
+        pipeline,
+        std::sync::Arc::new(note),
+    );
+    let log = log
+        .lock()
+        .map_err(|_| Error::Config("a worker failed while reading".into()))?;
+    if !args.runtime.quiet {
+        eprintln!("bowline: process {}: {}", cluster.process, log.summary());
+    }
+    let trained = trained?;
+    let Some(bowline::cluster::Trained {
+        classifier,
+        exchanged,
+    }) = trained
+    else {
+        return Ok(log.outcome());
+    };
+    classifier.save(&args.output)?;
+    let model = classifier.model();
+    if !args.runtime.quiet {
+        eprintln!(
+            "bowline: trained {} on {} documents across {} processes of {} workers ({} bytes of \
+             partial models gathered), {} classes, {} terms in {:.2} s -> {}",
+            model.classifier.name(),
+            model.vectorizer.n_docs(),
+            cluster.processes(),
+            cluster.workers,
+            exchanged,
+            model.labels.len(),
+            model.vectorizer.terms().len(),
+            started.elapsed().as_secs_f64(),
+            args.output.display()
+        );
+    }
+    Ok(log.outcome())
 }

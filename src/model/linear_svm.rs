@@ -190,6 +190,59 @@ impl LinearSvm {
         svm
     }
 
+    /// The average of SVMs trained on disjoint shards with the same classes, each weighted by
+    /// its share of the documents: `parts` holds each SVM, the merged column of each of its
+    /// columns (`u32::MAX` for one left out), and its share. A column a part did not have counts
+    /// as weight 0 there. The result is uncalibrated and keeps no reservoir, since the parts'
+    /// dual variables do not describe the averaged weights: an update keeps those weights as the
+    /// fixed part of its start and solves over the new rows.
+    pub fn averaged(parts: &[(&LinearSvm, &[u32], f64)], features: usize) -> Result<Self> {
+        let Some(&(first, ..)) = parts.first() else {
+            return Err(Error::Config("no SVM to average".into()));
+        };
+        let k = first.classes();
+        let mut weights = vec![0.0f64; features * k];
+        let mut bias = vec![0.0f64; k];
+        for &(svm, columns, share) in parts {
+            if svm.classes() != k || svm.params != first.params || svm.is_calibrated() {
+                return Err(Error::Config(
+                    "only uncalibrated SVMs with the same classes and parameters average".into(),
+                ));
+            }
+            let rows = svm.weights.chunks_exact(k.max(1));
+            // A column the merged vocabulary left out (`u32::MAX`) contributes nothing.
+            let kept = columns
+                .iter()
+                .zip(rows)
+                .filter(|(&column, _)| column != u32::MAX);
+            for (&column, row) in kept {
+                let slots = &mut weights[column as usize * k..][..k];
+                (slots.iter_mut().zip(row)).for_each(|(w, &v)| *w += share * f64::from(v));
+            }
+            (bias.iter_mut().zip(&svm.bias)).for_each(|(b, &v)| *b += share * v);
+        }
+        let convergence = (0..k)
+            .map(|c| Convergence {
+                iterations: parts
+                    .iter()
+                    .map(|p| p.0.convergence[c].iterations)
+                    .max()
+                    .unwrap_or(0),
+                converged: parts.iter().all(|p| p.0.convergence[c].converged),
+            })
+            .collect();
+        let params = first.params;
+        Ok(LinearSvm {
+            params,
+            features,
+            weights: weights.into_iter().map(|w| w as f32).collect(),
+            bias,
+            convergence,
+            calibration: None,
+            reservoir: Reservoir::new(params.reservoir, params.seed),
+        })
+    }
+
     /// Trains one binary SVM per class (class `c` against the rest), in parallel.
     pub fn train(x: &Matrix, labels: &[u32], classes: usize, params: SvmParams) -> Result<Self> {
         params.validate()?;

@@ -14,6 +14,7 @@ pub mod inspect;
 pub mod kinds;
 pub mod knn;
 pub mod linear_svm;
+pub mod merge;
 pub mod multilabel;
 pub mod naive_bayes;
 pub mod platt;
@@ -28,6 +29,7 @@ pub use inspect::{ClassTerms, TermBasis};
 pub use kinds::{Classifier, Kind, Params, Selected, Trainer};
 pub use knn::{normalize_votes, Knn, KnnParams, Similarity};
 pub use linear_svm::{ColumnChange, LinearSvm, Loss, SvmParams, Targets};
+pub use merge::{merge, Part};
 pub use multilabel::{LabelSets, MultiLabel, MultiLabelClassifier};
 pub use naive_bayes::{
     normalize_log_probabilities, NaiveBayes, NbKind, OnlineNb, Priors, SparseScorer,

@@ -197,6 +197,23 @@ impl NaiveBayes {
         })
     }
 
+    /// A model from its counts: documents per class and each class's sums, as
+    /// [`NaiveBayes::class_docs`] and [`NaiveBayes::sums`] give them; checked as a loaded model is.
+    pub fn from_counts(
+        kind: NbKind,
+        alpha: f64,
+        priors: Priors,
+        class_docs: Vec<f64>,
+        sums: Vec<ClassSums>,
+        features: usize,
+    ) -> Result<Self> {
+        let mut nb = NaiveBayes::new(kind, alpha, priors, class_docs.len(), features)?;
+        nb.class_docs = class_docs;
+        nb.sums = sums;
+        nb.check()?;
+        Ok(nb)
+    }
+
     /// Checks what a damaged or foreign model file could get wrong and scoring relies on: one
     /// sum list per class, each with as many values as features, and, when the file stores the
     /// scorer, its shape. The sums themselves are checked by [`NaiveBayes::check_sums`] before

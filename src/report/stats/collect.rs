@@ -20,6 +20,9 @@ use crate::corpus::{load_pending, Entries, Entry, ReadCounts};
 use crate::error::Result;
 use crate::pipeline::{PipelineConfig, Stage};
 
+mod observations;
+pub use observations::{observe, Observation};
+
 /// The class name of documents without a label.
 const UNLABELED: &str = "(unlabeled)";
 
@@ -30,6 +33,8 @@ const UNLABELED: &str = "(unlabeled)";
 /// always arrives before its number is used.
 #[derive(Debug, Default)]
 struct Observed {
+    /// The entry's place in the input, when the input is read in several places (cluster mode).
+    position: u64,
     entry: Entry,
     worker: usize,
     tokens: u64,
@@ -113,7 +118,35 @@ pub fn collect(
     max_doc_bytes: u64,
     mut note: impl FnMut(&Entry),
 ) -> Result<()> {
-    let workers = AtomicUsize::new(collector.workers.len());
+    let source = entries.map(|entry| Observed {
+        entry,
+        ..Observed::default()
+    });
+    let first_worker = collector.workers.len();
+    reduce(
+        source,
+        first_worker,
+        analyzer,
+        pipeline,
+        max_doc_bytes,
+        |item| {
+            note(&item.entry);
+            collector.add(item);
+        },
+    )
+}
+
+/// Reduces the documents of `source` on the pipeline's workers (numbered from `first_worker`)
+/// and hands each to `sink` in input order.
+fn reduce(
+    source: impl Iterator<Item = Observed> + Send,
+    first_worker: usize,
+    analyzer: &Analyzer,
+    pipeline: &PipelineConfig,
+    max_doc_bytes: u64,
+    mut sink: impl FnMut(Observed),
+) -> Result<()> {
+    let workers = AtomicUsize::new(first_worker);
     let stage = Stage::new("observe", || {
         let number = workers.fetch_add(1, Ordering::Relaxed);
         let mut worker = analyzer.worker();
@@ -132,15 +165,8 @@ pub fn collect(
             Ok(units)
         })
     });
-    let source = entries.map(|entry| Observed {
-        entry,
-        ..Observed::default()
-    });
     crate::pipeline::run(pipeline, source, vec![stage], |batch| {
-        for item in batch {
-            note(&item.entry);
-            collector.add(item);
-        }
+        batch.into_iter().for_each(&mut sink);
         Ok(())
     })?;
     Ok(())

@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-pub use collect::{collect, Collector};
+pub use collect::{collect, observe, Collector, Observation};
 pub use fit::{least_squares, quantile, Line};
 
 use crate::analyze::AnalyzerConfig;

@@ -1,0 +1,88 @@
+//! The cluster flags (timely's `-w`, `-n`, `-p`, `-h`) shared by the commands that run in
+//! cluster mode, and the watchdog that stops a process whose peer is lost.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+
+use bowline::cluster::{read_host_file, Cluster};
+use bowline::Result;
+
+/// Cluster mode: the same command started once per process, every process reading the same
+/// corpus path. Giving any of these flags runs the command in cluster mode.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Cluster mode (timely-dataflow)")]
+pub struct ClusterArgs {
+    /// Worker threads in each process; each document belongs to one worker [default: 1].
+    #[arg(long, value_name = "N")]
+    pub workers: Option<usize>,
+    /// Processes in the cluster [default: 1]. Start the same command once per process, each
+    /// reading the same corpus paths; each worker reads the documents it owns (by a hash of
+    /// their ids). `stats` reports exactly what one process reports. `train` trains naive Bayes
+    /// only, exactly: with integer weights (--tf count --idf none --norm none; bnb: any idf but
+    /// plain) and no pruning (--min-df 1), process 0 merging the workers' models as `bowline
+    /// merge` does.
+    #[arg(long, value_name = "N")]
+    pub processes: Option<usize>,
+    /// This process's index, from 0; process 0 writes the output, the others nothing
+    /// [default: 0].
+    #[arg(long, value_name = "INDEX")]
+    pub process: Option<usize>,
+    /// A file of one host:port per line, process 0's first [default: process P listens on
+    /// 127.0.0.1:2101+P].
+    #[arg(long, value_name = "FILE")]
+    pub hostfile: Option<PathBuf>,
+    /// Seconds to wait for every process to connect.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+    pub connect_timeout: u64,
+}
+
+impl ClusterArgs {
+    /// The cluster, when any cluster flag was given; with it, the watchdog is installed.
+    pub fn cluster(&self) -> Result<Option<Cluster>> {
+        let given = self.workers.is_some()
+            || self.processes.is_some()
+            || self.process.is_some()
+            || self.hostfile.is_some();
+        if !given {
+            return Ok(None);
+        }
+        let addresses = self.hostfile.as_deref().map(read_host_file).transpose()?;
+        let processes = self
+            .processes
+            .unwrap_or_else(|| addresses.as_ref().map_or(1, Vec::len));
+        let mut cluster = Cluster::new(
+            self.workers.unwrap_or(1),
+            processes,
+            self.process.unwrap_or(0),
+            addresses,
+        )?;
+        cluster.connect_timeout = Duration::from_secs(self.connect_timeout);
+        stop_when_a_peer_is_lost();
+        Ok(Some(cluster))
+    }
+}
+
+/// timely's network threads (named `timely:send-P` and `timely:recv-P` for peer process P)
+/// panic when the connection to P breaks, and the workers waiting on P might then wait forever.
+/// This hook turns such a panic into a message naming P and exit status 2, at once: outputs are
+/// written atomically by process 0 at the very end, so nothing partial is left.
+fn stop_when_a_peer_is_lost() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let thread = std::thread::current();
+        let name = thread.name().unwrap_or_default();
+        let peer =
+            (name.strip_prefix("timely:recv-")).or_else(|| name.strip_prefix("timely:send-"));
+        let Some(peer) = peer else {
+            return default(info);
+        };
+        let payload = info.payload();
+        let cause = (payload.downcast_ref::<String>().map(String::as_str))
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("connection lost");
+        eprintln!("bowline: lost process {peer} ({cause}); stopping without writing anything");
+        std::process::exit(2);
+    }));
+}

@@ -1,0 +1,362 @@
+//! Merging models trained on disjoint shards of a corpus with the same analysis and settings:
+//! map-reduce without a cluster, and the reduce step of cluster mode.
+//!
+//! Naive Bayes merges exactly: its model is sums, so the merged counts, vocabulary (the union of
+//! the terms in byte order, as fitting sorts them), document frequencies and classes (the union
+//! in byte order, as training names them) are those of training on the union. That holds only
+//! when every shard kept every term and weighed each document without looking at the others:
+//!
+//! - no pruning (min-df 1, no max-df, no max-features): a term below min-df in every shard may
+//!   pass it in the union, and its counts were never kept;
+//! - multinomial and complement NB need integer weights (`--tf count` or `binary`, `--idf none`,
+//!   `--norm none`): idf changes with the corpus, and the sums of fractional weights depend on
+//!   the order they were added in, so they would differ in the last bits;
+//! - Bernoulli NB counts presence, which no weighting changes, except plain idf (a term in every
+//!   document of a shard weighs 0 there).
+//!
+//! Anything else is refused with the reason, rather than merged approximately.
+//!
+//! SVMs are averaged, each weighted by its share of the documents (see
+//! [`LinearSvm::averaged`]): an approximation of training on the union, documented as such.
+
+use rayon::prelude::*;
+
+use super::naive_bayes::{ClassSums, NbKind};
+use super::{Classifier, LinearSvm, Model, NaiveBayes, TrainingInfo};
+use crate::error::{Error, Result};
+use crate::vectorize::{DfBound, FittedVectorizer, Idf, Norm, TermList, Tf, VectorizerConfig};
+
+/// A model to merge and the name (a file, or a cluster process) its errors are reported under.
+#[derive(Debug, Clone)]
+pub struct Part {
+    /// Where the model came from.
+    pub name: String,
+    /// The model.
+    pub model: Model,
+}
+
+/// Merges models trained on disjoint shards (see the module documentation for what is exact).
+/// The result's provenance lists every part's corpora, and is written now.
+pub fn merge(parts: &[Part]) -> Result<Model> {
+    let [first, rest @ ..] = parts else {
+        return Err(Error::Config("merging needs at least one model".into()));
+    };
+    for part in rest {
+        same_settings(first, part)?;
+    }
+    if !matches!(
+        first.model.classifier,
+        Classifier::NaiveBayes(_) | Classifier::Svm(_)
+    ) {
+        return Err(Error::Config(format!(
+            "{}: a {} model cannot be merged; naive Bayes merges exactly and the SVM by averaging",
+            first.name,
+            describe(&first.model.classifier)
+        )));
+    }
+    if matches!(first.model.classifier, Classifier::NaiveBayes(_)) {
+        let union_docs =
+            (parts.iter()).fold(0u32, |n, p| n.saturating_add(p.model.vectorizer.n_docs()));
+        parts
+            .iter()
+            .try_for_each(|part| exactly_mergeable(part, union_docs))?;
+    }
+    let (vectorizer, columns) = merged_vectorizer(parts)?;
+    let labels = merged_labels(parts)?;
+    let classes: Vec<Vec<usize>> = parts
+        .iter()
+        .map(|p| classes_in(&p.model.labels, &labels))
+        .collect();
+    let features = vectorizer.terms().len();
+    let classifier = match &first.model.classifier {
+        Classifier::NaiveBayes(_) => {
+            Classifier::NaiveBayes(merged_nb(parts, &columns, &classes, features)?)
+        }
+        _ => Classifier::Svm(averaged_svm(parts, &columns, &labels, features)?),
+    };
+    Ok(Model {
+        vectorizer,
+        info: merged_info(parts, &labels, &classes),
+        labels,
+        classifier,
+    })
+}
+
+fn describe(classifier: &Classifier) -> &'static str {
+    match classifier {
+        Classifier::Selected(_) => "selected-feature",
+        Classifier::MultiLabel(_) => "multi-label",
+        other => other.name(),
+    }
+}
+
+/// Refuses two models whose analysis, weighting, pruning, kind or parameters differ.
+fn same_settings(first: &Part, other: &Part) -> Result<()> {
+    let (a, b) = (&first.model, &other.model);
+    let differ = |what: &str| {
+        Err(Error::Config(format!(
+            "{} and {} differ in {what}; only models trained with the same settings merge",
+            first.name, other.name
+        )))
+    };
+    if a.vectorizer.analyzer() != b.vectorizer.analyzer() {
+        return differ("analysis");
+    }
+    if a.vectorizer.config() != b.vectorizer.config() {
+        return differ("pruning or weighting");
+    }
+    // The variant too: a multi-label or selected-feature model has a kind like the others.
+    let variant = std::mem::discriminant;
+    if a.classifier.kind() != b.classifier.kind()
+        || variant(&a.classifier) != variant(&b.classifier)
+    {
+        return differ("classifier kind");
+    }
+    match (&a.classifier, &b.classifier) {
+        (Classifier::NaiveBayes(x), Classifier::NaiveBayes(y))
+            if x.alpha() != y.alpha() || x.priors() != y.priors() =>
+        {
+            differ("smoothing or priors")
+        }
+        (Classifier::Svm(x), Classifier::Svm(y)) if x.params() != y.params() => {
+            differ("SVM parameters")
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Refuses a naive Bayes part whose counts do not add up to those of the union (see the module
+/// documentation); `union_docs` is the documents of all parts.
+fn exactly_mergeable(part: &Part, union_docs: u32) -> Result<()> {
+    let vectorizer = &part.model.vectorizer;
+    let Classifier::NaiveBayes(nb) = &part.model.classifier else {
+        return Ok(());
+    };
+    let config = vectorizer.config();
+    let prunes = |n: u32| config.min_df.min_count(n) > 1 || config.max_df.max_count(n) < n;
+    let reason = if prunes(vectorizer.n_docs()) || prunes(union_docs) {
+        Err(NOT_PRUNED)
+    } else {
+        exact_settings(nb.kind(), config)
+    };
+    reason.map_err(|why| {
+        Error::Config(format!(
+            "{}: naive Bayes merges exactly only {why}",
+            part.name
+        ))
+    })
+}
+
+const NOT_PRUNED: &str =
+    "without pruning (train the shards with --min-df 1, no --max-df or --max-features)";
+
+/// Whether naive Bayes of `kind` trained with `config` on shards adds up to the model of their
+/// union, whatever their sizes (a fractional min-df or max-df is checked again on the merged
+/// counts); if not, the reason, which reads after "merges exactly only".
+pub fn exact_settings(
+    kind: NbKind,
+    config: &VectorizerConfig,
+) -> std::result::Result<(), &'static str> {
+    let keeps_all = matches!(config.min_df, DfBound::Count(0 | 1) | DfBound::Fraction(_))
+        && matches!(config.max_df, DfBound::Fraction(f) if f >= 1.0)
+        && config.max_features.is_none();
+    if !keeps_all {
+        return Err(NOT_PRUNED);
+    }
+    if kind == NbKind::Bernoulli {
+        if config.weighting.idf == Idf::Plain {
+            return Err("without plain idf, which weighs a term in every document 0");
+        }
+        return Ok(());
+    }
+    if !integer_weights(config) {
+        return Err(
+            "with integer weights: train the shards with --tf count --idf none --norm none",
+        );
+    }
+    Ok(())
+}
+
+/// Whether every weighted value is a whole number, so sums are exact in any order.
+fn integer_weights(config: &VectorizerConfig) -> bool {
+    let w = &config.weighting;
+    matches!(w.tf, Tf::Count | Tf::Binary) && w.idf == Idf::None && w.norm == Norm::None
+}
+
+/// The union of the parts' vocabularies in byte order, their document frequencies added, and
+/// each part's columns in it. One sort of all the terms rather than a union per part: merging
+/// four 20 Newsgroups shards (0.4 million terms each) took 3.2 s one union at a time, 1.2 s so.
+fn merged_vectorizer(parts: &[Part]) -> Result<(FittedVectorizer, Vec<Vec<u32>>)> {
+    let vectorizers: Vec<&FittedVectorizer> = parts.iter().map(|p| &p.model.vectorizer).collect();
+    let mut terms: Vec<&str> = vectorizers.iter().flat_map(|v| v.terms().iter()).collect();
+    terms.par_sort_unstable();
+    terms.dedup();
+    let union: TermList = terms.into_iter().collect();
+    let columns: Vec<Vec<u32>> = vectorizers.iter().map(|v| columns_in(v, &union)).collect();
+    let mut df = vec![0u32; union.len()];
+    for (vectorizer, columns) in vectorizers.iter().zip(&columns) {
+        for (&column, &d) in columns.iter().zip(vectorizer.df()) {
+            df[column as usize] += d;
+        }
+    }
+    let n_docs = vectorizers
+        .iter()
+        .try_fold(0u32, |n, v| n.checked_add(v.n_docs()));
+    let n_docs =
+        n_docs.ok_or_else(|| Error::Config("the merged model has too many documents".into()))?;
+    let first = vectorizers[0];
+    let merged = FittedVectorizer::from_parts(
+        first.analyzer().clone(),
+        first.config().clone(),
+        union,
+        df,
+        n_docs,
+    )?;
+    Ok((merged, columns))
+}
+
+/// The column in `union` of each of `part`'s terms, every one of which is there.
+fn columns_in(part: &FittedVectorizer, union: &TermList) -> Vec<u32> {
+    let terms = part.terms();
+    (0..terms.len())
+        .into_par_iter()
+        .map(|j| {
+            union
+                .binary_search(&terms[j])
+                .map_or(u32::MAX, |c| c as u32)
+        })
+        .collect()
+}
+
+/// The merged class of each of `part`'s classes.
+fn classes_in(part: &[String], merged: &[String]) -> Vec<usize> {
+    let class = |label: &String| merged.iter().position(|l| l == label).unwrap_or(usize::MAX);
+    part.iter().map(class).collect()
+}
+
+/// The parts' classes: their common list, or else the union in byte order, which is how training
+/// names the classes of a corpus. A part whose classes are not in byte order (an update added
+/// one at the end) merges only with parts of the same classes.
+fn merged_labels(parts: &[Part]) -> Result<Vec<String>> {
+    let first = &parts[0];
+    if parts.iter().all(|p| p.model.labels == first.model.labels) {
+        return Ok(first.model.labels.clone());
+    }
+    let sorted = |p: &&Part| p.model.labels.windows(2).all(|w| w[0] < w[1]);
+    if let Some(unsorted) = parts.iter().find(|p| !sorted(p)) {
+        return Err(Error::Config(format!(
+            "{} and {} have different classes, and those of {} are not in byte order (an update \
+             added one), so their order in the union is unknown",
+            first.name, unsorted.name, unsorted.name
+        )));
+    }
+    let mut labels: Vec<String> = parts
+        .iter()
+        .flat_map(|p| p.model.labels.iter().cloned())
+        .collect();
+    labels.sort_unstable();
+    labels.dedup();
+    Ok(labels)
+}
+
+/// Naive Bayes counts added class by class and column by column. Given priors are per class,
+/// so they need the same classes in every part.
+fn merged_nb(
+    parts: &[Part],
+    columns: &[Vec<u32>],
+    classes: &[Vec<usize>],
+    features: usize,
+) -> Result<NaiveBayes> {
+    let nbs: Vec<&NaiveBayes> = parts
+        .iter()
+        .filter_map(|p| match &p.model.classifier {
+            Classifier::NaiveBayes(nb) => Some(nb),
+            _ => None,
+        })
+        .collect();
+    let first = nbs[0];
+    let k = classes.iter().flatten().max().map_or(0, |&c| c + 1);
+    if matches!(first.priors(), super::Priors::Given(_)) && k != first.classes() {
+        return Err(Error::Config(format!(
+            "{}: given priors are per class, and the parts have different classes",
+            parts[0].name
+        )));
+    }
+    let mut class_docs = vec![0.0; k];
+    let mut pairs: Vec<Vec<(u32, f64)>> = vec![Vec::new(); k];
+    for ((nb, columns), classes) in nbs.iter().zip(columns).zip(classes) {
+        for (c, sums) in nb.sums().iter().enumerate() {
+            class_docs[classes[c]] += nb.class_docs()[c];
+            let moved = sums.indices.iter().map(|&j| columns[j as usize]);
+            pairs[classes[c]].extend(moved.zip(sums.values.iter().copied()));
+        }
+    }
+    let sums = pairs.into_iter().map(added).collect();
+    NaiveBayes::from_counts(
+        first.kind(),
+        first.alpha(),
+        first.priors().clone(),
+        class_docs,
+        sums,
+        features,
+    )
+}
+
+/// One class's `(column, value)` pairs as sums per column, the columns ascending.
+fn added(mut pairs: Vec<(u32, f64)>) -> ClassSums {
+    pairs.sort_by_key(|&(j, _)| j);
+    let (mut indices, mut values): (Vec<u32>, Vec<f64>) = (Vec::new(), Vec::new());
+    for (j, value) in pairs {
+        match (indices.last(), values.last_mut()) {
+            (Some(&last), Some(sum)) if last == j => *sum += value,
+            _ => {
+                indices.push(j);
+                values.push(value);
+            }
+        }
+    }
+    ClassSums {
+        indices: indices.into(),
+        values: values.into(),
+    }
+}
+
+/// The SVMs averaged, each weighted by its documents; they must have the same classes.
+fn averaged_svm(
+    parts: &[Part],
+    columns: &[Vec<u32>],
+    labels: &[String],
+    features: usize,
+) -> Result<LinearSvm> {
+    let total: u32 = parts.iter().map(|p| p.model.vectorizer.n_docs()).sum();
+    let mut averaged = Vec::new();
+    for (part, columns) in parts.iter().zip(columns) {
+        let Classifier::Svm(svm) = &part.model.classifier else {
+            continue;
+        };
+        if part.model.labels != labels || svm.is_calibrated() {
+            return Err(Error::Config(format!(
+                "{}: SVMs merge only uncalibrated and with the same classes as {}",
+                part.name, parts[0].name
+            )));
+        }
+        let share = f64::from(part.model.vectorizer.n_docs()) / f64::from(total);
+        averaged.push((svm, columns.as_slice(), share));
+    }
+    LinearSvm::averaged(&averaged, features)
+}
+
+/// Provenance: every part's corpora in order, documents per class added.
+fn merged_info(parts: &[Part], labels: &[String], classes: &[Vec<usize>]) -> TrainingInfo {
+    let corpora = parts
+        .iter()
+        .flat_map(|p| p.model.info.corpora.iter().cloned())
+        .collect();
+    let mut docs_per_class = vec![0u64; labels.len()];
+    for (part, classes) in parts.iter().zip(classes) {
+        for (&c, &n) in classes.iter().zip(&part.model.info.docs_per_class) {
+            docs_per_class[c] += n;
+        }
+    }
+    TrainingInfo::now(corpora, docs_per_class)
+}

@@ -1,0 +1,410 @@
+//! Cluster mode on loopback: the real binary started as 1, 2 and 3 processes trains the same
+//! naive Bayes models as one process, and faults end every process quickly and clearly.
+
+mod common;
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use bowline::model::Model;
+use common::{arg, bowline, outcome};
+
+/// Integer weights and no pruning: the settings under which cluster training is exact.
+const EXACT: &[&str] = &[
+    "--tf", "count", "--idf", "none", "--norm", "none", "--min-df", "1",
+];
+
+/// How long any process may run before the test fails (it is then killed).
+const DEADLINE: Duration = Duration::from_secs(60);
+
+/// Processes started by a test, killed when it ends, whether it passed or not.
+struct Processes(Vec<Child>);
+
+impl Drop for Processes {
+    fn drop(&mut self) {
+        for child in &mut self.0 {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+impl Processes {
+    /// Waits for process `p` until `limit`, returning its output, or `None` if it is still
+    /// running then.
+    fn wait(&mut self, p: usize, limit: Duration) -> Option<Output> {
+        let start = Instant::now();
+        let child = &mut self.0[p];
+        while start.elapsed() < limit {
+            if child.try_wait().expect("try_wait").is_some() {
+                let stdout = child.stdout.take().map(read_all).unwrap_or_default();
+                let stderr = child.stderr.take().map(read_all).unwrap_or_default();
+                let status = child.wait().expect("wait");
+                return Some(Output {
+                    status,
+                    stdout,
+                    stderr,
+                });
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        None
+    }
+
+    /// Waits for every process, failing the test after [`DEADLINE`].
+    fn wait_all(&mut self) -> Vec<Output> {
+        (0..self.0.len())
+            .map(|p| {
+                self.wait(p, DEADLINE)
+                    .unwrap_or_else(|| panic!("process {p} hangs"))
+            })
+            .collect()
+    }
+}
+
+fn read_all(mut from: impl std::io::Read) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    let _ = from.read_to_end(&mut bytes);
+    bytes
+}
+
+/// A host file of `n` free loopback ports: each is bound once to find it free, then released.
+fn host_file(dir: &Path, n: usize) -> PathBuf {
+    let ports: Vec<u16> = (0..n)
+        .map(|_| {
+            TcpListener::bind("127.0.0.1:0")
+                .unwrap()
+                .local_addr()
+                .unwrap()
+                .port()
+        })
+        .collect();
+    let text: String = ports
+        .iter()
+        .map(|port| format!("127.0.0.1:{port}\n"))
+        .collect();
+    let path = dir.join(format!("hosts-{}", ports[0]));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// Starts `n` processes of `bowline ARGS --hostfile H --process P`, with the extra arguments
+/// `per_process(P)` and stdin piped (and left open).
+fn start(
+    dir: &Path,
+    n: usize,
+    args: &[&str],
+    per_process: impl Fn(usize) -> Vec<String>,
+) -> Processes {
+    let hosts = host_file(dir, n);
+    let children = (0..n)
+        .map(|p| {
+            Command::new(env!("CARGO_BIN_EXE_bowline"))
+                .args(args)
+                .args(["--hostfile", arg(&hosts), "--process", &p.to_string()])
+                .args(per_process(p))
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("bowline starts")
+        })
+        .collect();
+    Processes(children)
+}
+
+/// The model with the time it was written blanked: what two runs write differently.
+fn timeless(path: &Path) -> Model {
+    let mut model = Model::load(path).unwrap();
+    model.info.written.clear();
+    model
+}
+
+#[test]
+fn naive_bayes_trained_by_one_two_and_three_processes_equals_one_process() {
+    let dir = tempfile::tempdir().unwrap();
+    for kind in ["mnb", "cnb", "bnb"] {
+        let single = dir.path().join(format!("{kind}.model"));
+        let mut args = vec![
+            "train",
+            "corpora",
+            "-o",
+            arg(&single),
+            "--classifier",
+            kind,
+            "-q",
+        ];
+        args.extend(EXACT);
+        let (code, _, stderr) = outcome(&bowline(&args, b""));
+        assert_eq!(code, 0, "{stderr}");
+        for n in 1..=3 {
+            let output = |p: usize| dir.path().join(format!("{kind}-{n}-{p}.model"));
+            let mut args = vec![
+                "train",
+                "corpora",
+                "--classifier",
+                kind,
+                "-q",
+                "--workers",
+                "2",
+            ];
+            args.extend(EXACT);
+            let processes_flag = n.to_string();
+            args.extend(["--processes", &processes_flag]);
+            let mut processes = start(dir.path(), n, &args, |p| {
+                vec!["-o".into(), output(p).display().to_string()]
+            });
+            for (p, out) in processes.wait_all().iter().enumerate() {
+                let stderr = String::from_utf8_lossy(&out.stderr);
+                assert!(
+                    out.status.success(),
+                    "{kind}, {n} processes, process {p}: {stderr}"
+                );
+            }
+            assert_eq!(
+                timeless(&output(0)),
+                timeless(&single),
+                "{kind}, {n} processes"
+            );
+            for p in 1..n {
+                assert!(!output(p).exists(), "process {p} of {n} wrote a model");
+            }
+        }
+    }
+}
+
+#[test]
+fn processes_started_with_different_analysis_refuse_to_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("model");
+    let mut args = vec![
+        "train",
+        "corpora",
+        "-o",
+        arg(&model),
+        "--classifier",
+        "mnb",
+        "-q",
+    ];
+    args.extend(EXACT);
+    let mut processes = start(dir.path(), 2, &args, |p| {
+        let stemmer = if p == 0 { "english" } else { "none" };
+        vec!["--stem".into(), stemmer.into()]
+    });
+    for (p, out) in processes.wait_all().iter().enumerate() {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "process {p}: {stderr}");
+        assert!(
+            stderr.contains("other settings") && stderr.contains("analysis"),
+            "{stderr}"
+        );
+    }
+    assert!(!model.exists());
+}
+
+#[test]
+fn a_peer_killed_mid_run_stops_the_others_within_ten_seconds() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("model");
+    // Both processes read stdin: process 0's is closed at once, process 1's stays open, so
+    // process 1 is still reading when it is killed.
+    let mut args = vec!["train", "-", "-o", arg(&model), "--classifier", "mnb", "-q"];
+    args.extend(EXACT);
+    let mut processes = start(dir.path(), 2, &args, |_| Vec::new());
+    drop(processes.0[0].stdin.take());
+    std::thread::sleep(Duration::from_secs(2));
+    processes.0[1].kill().unwrap();
+    let killed = Instant::now();
+    let out = processes
+        .wait(0, Duration::from_secs(10))
+        .expect("process 0 stops within 10 s");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(killed.elapsed() < Duration::from_secs(10));
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("lost process 1"), "{stderr}");
+    assert!(!model.exists(), "no partial model");
+}
+
+/// `bowline train` in cluster mode with `extra` arguments fails with status 2 and `message`.
+fn refused(extra: &[&str], message: &str) {
+    let mut args = vec![
+        "train",
+        "corpora",
+        "-o",
+        "/nonexistent/model",
+        "--classifier",
+        "mnb",
+    ];
+    args.extend(EXACT);
+    args.extend(extra);
+    let (code, _, stderr) = outcome(&bowline(&args, b""));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains(message), "{message:?} not in {stderr}");
+}
+
+#[test]
+fn a_wrong_host_file_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing");
+    refused(&["--hostfile", arg(&missing)], "missing");
+    let malformed = dir.path().join("malformed");
+    std::fs::write(&malformed, "127.0.0.1:4000\n# a comment\nlocalhost\n").unwrap();
+    refused(
+        &["--hostfile", arg(&malformed)],
+        "malformed:3: 'localhost' is not host:port",
+    );
+    let short = dir.path().join("short");
+    std::fs::write(&short, "127.0.0.1:4000\n127.0.0.1:4001\n").unwrap();
+    refused(
+        &["--hostfile", arg(&short), "--processes", "3"],
+        "lists 2 addresses, but 3 processes",
+    );
+    refused(
+        &["--processes", "2", "--process", "2"],
+        "process index 2 is not below",
+    );
+}
+
+#[test]
+fn settings_that_cannot_be_exact_and_other_classifiers_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("model");
+    let (code, _, stderr) = outcome(&bowline(
+        &[
+            "train",
+            "corpora",
+            "-o",
+            arg(&model),
+            "--classifier",
+            "mnb",
+            "--processes",
+            "1",
+        ],
+        b"",
+    ));
+    assert_eq!(code, 2);
+    assert!(stderr.contains("integer weights"), "{stderr}");
+    let (code, _, stderr) = outcome(&bowline(
+        &[
+            "train",
+            "corpora",
+            "-o",
+            arg(&model),
+            "--classifier",
+            "svm",
+            "--processes",
+            "1",
+        ],
+        b"",
+    ));
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("cluster mode trains naive Bayes"),
+        "{stderr}"
+    );
+    assert!(!model.exists());
+}
+
+#[test]
+fn a_process_that_never_comes_is_named_after_the_connect_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    let hosts = host_file(dir.path(), 2);
+    for (me, message) in [("0", "process 1 at"), ("1", "process 0 at")] {
+        let mut args = vec![
+            "train",
+            "corpora",
+            "-o",
+            "/nonexistent/model",
+            "--classifier",
+            "mnb",
+        ];
+        args.extend(EXACT);
+        args.extend([
+            "--hostfile",
+            arg(&hosts),
+            "--process",
+            me,
+            "--connect-timeout",
+            "2",
+        ]);
+        let started = Instant::now();
+        let (code, stdout, stderr) = outcome(&bowline(&args, b""));
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "process {me} waited too long"
+        );
+        assert_eq!(code, 2, "{stderr}");
+        assert!(
+            stderr.contains(message) && stderr.contains("within 2 s"),
+            "{stderr}"
+        );
+        assert!(stdout.is_empty(), "nothing on stdout: {stdout}");
+    }
+}
+
+#[test]
+fn a_malformed_line_is_reported_once_by_the_process_that_owns_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("corpus.tsv");
+    let lines = "space\trocket launch orbit\nfood\tbake bread\nno tab here\nspace\tmoon probe\n";
+    std::fs::write(&corpus, format!("{lines}food\troast chicken\n")).unwrap();
+    let model = dir.path().join("model");
+    let mut args = vec![
+        "train",
+        arg(&corpus),
+        "-o",
+        arg(&model),
+        "--classifier",
+        "mnb",
+    ];
+    args.extend(EXACT);
+    let mut processes = start(dir.path(), 2, &args, |_| Vec::new());
+    let outputs = processes.wait_all();
+    let reported: Vec<usize> = (0..2)
+        .filter(|&p| String::from_utf8_lossy(&outputs[p].stderr).contains("corpus.tsv:3"))
+        .collect();
+    assert_eq!(reported.len(), 1, "the line is reported by one process");
+    for (p, out) in outputs.iter().enumerate() {
+        let expected = if reported.contains(&p) { 1 } else { 0 };
+        assert_eq!(out.status.code(), Some(expected), "process {p}");
+    }
+    assert!(model.exists(), "the other documents are learned");
+}
+
+#[test]
+fn stats_by_one_two_and_three_processes_equal_one_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let tsv = dir.path().join("more.tsv");
+    let lines = "space\trocket launch orbit\nfood\tbake bread\nspace\trocket launch orbit\n";
+    std::fs::write(&tsv, format!("{lines}sports\tthe match ended late\n")).unwrap();
+    for json in [true, false] {
+        let mut args = vec!["stats", "corpora", arg(&tsv), "-q"];
+        if json {
+            args.push("--json");
+        }
+        let (code, single, stderr) = outcome(&bowline(&args, b""));
+        assert_eq!(code, 0, "{stderr}");
+        for n in 1..=3 {
+            let processes_flag = n.to_string();
+            let mut cluster_args = args.clone();
+            cluster_args.extend(["--workers", "2", "--processes", &processes_flag]);
+            let mut processes = start(dir.path(), n, &cluster_args, |_| Vec::new());
+            for (p, out) in processes.wait_all().iter().enumerate() {
+                let stderr = String::from_utf8_lossy(&out.stderr);
+                assert!(out.status.success(), "{n} processes, process {p}: {stderr}");
+                let stdout = String::from_utf8_lossy(&out.stdout);
+                if p == 0 {
+                    // Not assert_eq: the report is too long to print.
+                    assert!(
+                        stdout == single,
+                        "json {json}, {n} processes: the reports differ"
+                    );
+                } else {
+                    assert!(stdout.is_empty(), "process {p} printed");
+                }
+            }
+        }
+    }
+}
