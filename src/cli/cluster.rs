@@ -2,12 +2,16 @@
 //! cluster mode, and the watchdog that stops a process whose peer is lost.
 
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use clap::Args;
 
 use bowline::cluster::{read_host_file, Cluster};
+use bowline::corpus::Entry;
 use bowline::Result;
+
+use super::log::ReadLog;
 
 /// Cluster mode: the same command started once per process, every process reading the same
 /// corpus path. Giving any of these flags runs the command in cluster mode.
@@ -85,4 +89,28 @@ fn stop_when_a_peer_is_lost() {
         eprintln!("bowline: lost process {peer} ({cause}); stopping without writing anything");
         std::process::exit(2);
     }));
+}
+
+/// The read log the workers of a process share.
+pub type SharedLog = Arc<Mutex<ReadLog>>;
+/// How a worker notes an entry it read in the shared log.
+pub type Note = Arc<dyn Fn(&Entry) + Send + Sync>;
+
+/// A read log that every worker of this process notes its entries in, and the callback that
+/// does it: the log prints their warnings and tallies them.
+pub fn shared_log(max_doc_bytes: u64) -> (SharedLog, Note) {
+    let log = Arc::new(Mutex::new(ReadLog::new(max_doc_bytes)));
+    let noted = Arc::clone(&log);
+    let note = move |entry: &Entry| {
+        if let Ok(mut log) = noted.lock() {
+            log.note(entry);
+        }
+    };
+    (log, Arc::new(note))
+}
+
+/// The log once the workers are done; a worker that panicked while noting poisoned it.
+pub fn finished(log: &Mutex<ReadLog>) -> Result<MutexGuard<'_, ReadLog>> {
+    log.lock()
+        .map_err(|_| bowline::Error::Config("a worker failed while reading".into()))
 }

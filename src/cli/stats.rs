@@ -122,24 +122,9 @@ fn stats_in_cluster(
             "cluster mode reads corpora, not an index".into(),
         ));
     }
-    let log = std::sync::Arc::new(std::sync::Mutex::new(ReadLog::new(read.max_doc_bytes)));
-    let noted = std::sync::Arc::clone(&log);
-    let note = move |entry: &Entry| {
-        if let Ok(mut log) = noted.lock() {
-            log.note(entry);
-        }
-    };
-    let stats = bowline::cluster::stats(
-        cluster,
-        &args.corpora,
-        analyzer,
-        read,
-        pipeline,
-        std::sync::Arc::new(note),
-    );
-    let log = log
-        .lock()
-        .map_err(|_| Error::Config("a worker failed while reading".into()))?;
+    let (log, note) = super::cluster::shared_log(read.max_doc_bytes);
+    let stats = bowline::cluster::stats(cluster, &args.corpora, analyzer, read, pipeline, note);
+    let log = super::cluster::finished(&log)?;
     if let Some(stats) = stats? {
         write_html(&stats, args)?;
         print_or_quiet(&render(&stats, args.json)?)?;

@@ -422,25 +422,9 @@ fn train_in_cluster(
             "cluster mode trains single-label models from a corpus path, untuned".into(),
         ));
     }
-    // Each worker notes the entries it reads; the log prints their warnings and tallies them.
-    let log = std::sync::Arc::new(std::sync::Mutex::new(ReadLog::new(read.max_doc_bytes)));
-    let noted = std::sync::Arc::clone(&log);
-    let note = move |entry: &bowline::corpus::Entry| {
-        if let Ok(mut log) = noted.lock() {
-            log.note(entry);
-        }
-    };
-    let trained = bowline::cluster::train(
-        cluster,
-        builder,
-        corpus,
-        read,
-        pipeline,
-        std::sync::Arc::new(note),
-    );
-    let log = log
-        .lock()
-        .map_err(|_| Error::Config("a worker failed while reading".into()))?;
+    let (log, note) = super::cluster::shared_log(read.max_doc_bytes);
+    let trained = bowline::cluster::train(cluster, builder, corpus, read, pipeline, note);
+    let log = super::cluster::finished(&log)?;
     if !args.runtime.quiet {
         eprintln!("bowline: process {}: {}", cluster.process, log.summary());
     }
