@@ -143,7 +143,9 @@ impl Setup {
             profile.writes > 0,
             "{args:?} was never seen writing the model"
         );
-        (timeless(Model::load(&self.model).unwrap()), profile)
+        // Read into memory, not mapped: each kill starts by writing the old model over this
+        // very file, which would change a mapped model under the test's feet.
+        (timeless(Model::read(&self.model).unwrap()), profile)
     }
 
     /// Whether `file` in `out/` is neither the model nor its lock.
