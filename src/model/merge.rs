@@ -291,7 +291,14 @@ fn merged_nb(
             pairs[classes[c]].extend(moved.zip(sums.values.iter().copied()));
         }
     }
-    let sums = pairs.into_iter().map(added).collect();
+    let sums = pairs
+        .into_iter()
+        .map(|pairs| {
+            let mut sums = ClassSums::default();
+            sums.merge(pairs);
+            sums
+        })
+        .collect();
     NaiveBayes::from_counts(
         first.kind(),
         first.alpha(),
@@ -300,25 +307,6 @@ fn merged_nb(
         sums,
         features,
     )
-}
-
-/// One class's `(column, value)` pairs as sums per column, the columns ascending.
-fn added(mut pairs: Vec<(u32, f64)>) -> ClassSums {
-    pairs.sort_by_key(|&(j, _)| j);
-    let (mut indices, mut values): (Vec<u32>, Vec<f64>) = (Vec::new(), Vec::new());
-    for (j, value) in pairs {
-        match (indices.last(), values.last_mut()) {
-            (Some(&last), Some(sum)) if last == j => *sum += value,
-            _ => {
-                indices.push(j);
-                values.push(value);
-            }
-        }
-    }
-    ClassSums {
-        indices: indices.into(),
-        values: values.into(),
-    }
 }
 
 /// The SVMs averaged, each weighted by its documents; they must have the same classes.

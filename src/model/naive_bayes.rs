@@ -52,7 +52,7 @@ pub struct ClassSums {
 
 impl ClassSums {
     /// Adds `(feature, value)` pairs, in row order, to these sums.
-    fn merge(&mut self, pairs: Vec<(u32, f64)>) {
+    pub(super) fn merge(&mut self, pairs: Vec<(u32, f64)>) {
         let (mut indices, mut values) = (self.indices.to_mut(), self.values.to_mut());
         let mut all: Vec<(u32, f64)> = indices.drain(..).zip(values.drain(..)).collect();
         all.extend(pairs);
