@@ -2,12 +2,12 @@
 
 use std::collections::BTreeSet;
 
-use super::{fit_stages, run_stages, Source};
+use super::{fit_stages, run_stages, Analyzed, Source};
 use crate::analyze::Analyzer;
 use crate::corpus::Entry;
 use crate::error::Result;
 use crate::pipeline::{PipelineConfig, StageStats};
-use crate::vectorize::{CountedCorpus, FittedCorpus, Fitter, VectorizerConfig};
+use crate::vectorize::{CountRows, CountedCorpus, FittedCorpus, Fitter, VectorizerConfig};
 
 /// Reads, analyzes and vectorizes the documents of `source`, calling `on_entry` with every entry
 /// (in input order) so the caller can report warnings and count.
@@ -37,28 +37,22 @@ pub fn count_corpus(
     analyzer: &Analyzer,
     config: &VectorizerConfig,
     pipeline: &PipelineConfig,
-    mut on_entry: impl FnMut(&Entry),
+    on_entry: impl FnMut(&Entry),
 ) -> Result<CountedCorpus> {
-    let Source {
-        entries,
-        name: _,
-        classes: folders,
-        max_doc_bytes,
-    } = source;
-    let mut fitter = Fitter::new(config.clone())?;
     let (mut labels, mut ids) = (Vec::new(), Vec::new());
-    let (interner, rows) = fitter.parts();
-    let fused = pipeline.is_fused();
-    let stages = fit_stages(analyzer, interner, max_doc_bytes, fused);
-    let stats = run_stages(entries, pipeline, stages, |item| {
-        on_entry(&item.entry);
-        if item.entry.is_document() {
+    let folders = source.classes.clone();
+    let (fitter, stats) = fit_documents(
+        source,
+        analyzer,
+        config,
+        pipeline,
+        on_entry,
+        |rows, item| {
             rows.push(item.counted);
             labels.push(item.entry.doc.label);
             ids.push(item.entry.doc.id);
-        }
-        Ok(())
-    })?;
+        },
+    )?;
     let classes = if folders.is_empty() {
         let distinct: BTreeSet<&String> = labels.iter().flatten().collect();
         distinct.into_iter().cloned().collect()
@@ -97,10 +91,50 @@ pub fn survey_corpus(
     analyzer: &Analyzer,
     config: &VectorizerConfig,
     pipeline: &PipelineConfig,
-    mut on_entry: impl FnMut(&Entry),
+    on_entry: impl FnMut(&Entry),
 ) -> Result<Survey> {
-    let mut fitter = Fitter::new(config.clone())?;
     let (mut labels, mut unlabelled, mut several_labels) = (BTreeSet::new(), false, false);
+    let folders = source.classes.clone();
+    let (fitter, stats) = fit_documents(
+        source,
+        analyzer,
+        config,
+        pipeline,
+        on_entry,
+        |rows, item| {
+            rows.count(&item.counted);
+            let set = item.entry.doc.label_set();
+            unlabelled |= set.is_empty();
+            several_labels |= set.len() > 1;
+            labels.extend(set);
+        },
+    )?;
+    let classes = if folders.is_empty() {
+        labels.into_iter().collect()
+    } else {
+        folders
+    };
+    Ok(Survey {
+        fitter,
+        classes,
+        unlabelled,
+        several_labels,
+        stats,
+    })
+}
+
+/// Runs the documents of `source` through the fitting stages on a new fitter, calling
+/// `on_entry` with every entry and `each` with every document, in input order, with the
+/// fitter's rows to add it to: what [`count_corpus`] and [`survey_corpus`] share.
+fn fit_documents(
+    source: Source,
+    analyzer: &Analyzer,
+    config: &VectorizerConfig,
+    pipeline: &PipelineConfig,
+    mut on_entry: impl FnMut(&Entry),
+    mut each: impl FnMut(&mut CountRows, Analyzed),
+) -> Result<(Fitter, Vec<StageStats>)> {
+    let mut fitter = Fitter::new(config.clone())?;
     let (interner, rows) = fitter.parts();
     let stages = fit_stages(
         analyzer,
@@ -111,24 +145,9 @@ pub fn survey_corpus(
     let stats = run_stages(source.entries, pipeline, stages, |item| {
         on_entry(&item.entry);
         if item.entry.is_document() {
-            rows.count(&item.counted);
-            let set = item.entry.doc.label_set();
-            unlabelled |= set.is_empty();
-            several_labels |= set.len() > 1;
-            labels.extend(set);
+            each(rows, item);
         }
         Ok(())
     })?;
-    let classes = if source.classes.is_empty() {
-        labels.into_iter().collect()
-    } else {
-        source.classes
-    };
-    Ok(Survey {
-        fitter,
-        classes,
-        unlabelled,
-        several_labels,
-        stats,
-    })
+    Ok((fitter, stats))
 }
