@@ -379,32 +379,104 @@ fn stats_by_one_two_and_three_processes_equal_one_process() {
     let tsv = dir.path().join("more.tsv");
     let lines = "space\trocket launch orbit\nfood\tbake bread\nspace\trocket launch orbit\n";
     std::fs::write(&tsv, format!("{lines}sports\tthe match ended late\n")).unwrap();
-    for json in [true, false] {
-        let mut args = vec!["stats", "corpora", arg(&tsv), "-q"];
-        if json {
-            args.push("--json");
-        }
-        let (code, single, stderr) = outcome(&bowline(&args, b""));
-        assert_eq!(code, 0, "{stderr}");
-        for n in 1..=3 {
-            let processes_flag = n.to_string();
-            let mut cluster_args = args.clone();
-            cluster_args.extend(["--workers", "2", "--processes", &processes_flag]);
-            let mut processes = start(dir.path(), n, &cluster_args, |_| Vec::new());
-            for (p, out) in processes.wait_all().iter().enumerate() {
-                let stderr = String::from_utf8_lossy(&out.stderr);
-                assert!(out.status.success(), "{n} processes, process {p}: {stderr}");
-                let stdout = String::from_utf8_lossy(&out.stdout);
-                if p == 0 {
-                    // Not assert_eq: the report is too long to print.
-                    assert!(
-                        stdout == single,
-                        "json {json}, {n} processes: the reports differ"
-                    );
-                } else {
-                    assert!(stdout.is_empty(), "process {p} printed");
-                }
+    let text = ["stats", "corpora", arg(&tsv), "-q"];
+    same_output_as_one_process(dir.path(), &text);
+    same_output_as_one_process(dir.path(), &[&text[..], &["--json"]].concat());
+}
+
+/// Runs `args` as one process and as 1, 2 and 3 processes of 2 workers each, and checks that
+/// process 0 prints what the one process printed, and the others nothing; an entry that cannot
+/// be read makes the process that owns it exit with 1, as it does the one process.
+fn same_output_as_one_process(dir: &Path, args: &[&str]) {
+    let (code, single, stderr) = outcome(&bowline(args, b""));
+    assert!(code == 0 || code == 1, "{args:?}: {stderr}");
+    for n in 1..=3 {
+        let processes_flag = n.to_string();
+        let mut cluster_args = args.to_vec();
+        cluster_args.extend(["--workers", "2", "--processes", &processes_flag]);
+        let mut processes = start(dir, n, &cluster_args, |_| Vec::new());
+        let outputs = processes.wait_all();
+        let codes = outputs.iter().map(|out| out.status.code().unwrap_or(-1));
+        assert_eq!(codes.max(), Some(code), "{args:?}, {n} processes");
+        for (p, out) in outputs.iter().enumerate() {
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            if p == 0 {
+                assert!(
+                    stdout == single,
+                    "{args:?}, {n} processes: {stdout}\n{single}"
+                );
+            } else {
+                assert!(stdout.is_empty(), "process {p} printed");
             }
+        }
+    }
+}
+
+#[test]
+fn classify_and_eval_by_one_two_and_three_processes_equal_one_process() {
+    let dir = tempfile::tempdir().unwrap();
+    // Two inputs, one with a line that cannot be read: every entry is written once, in
+    // input order, the failed line too.
+    let tsv = dir.path().join("more.tsv");
+    std::fs::write(
+        &tsv,
+        "a\trocket launch orbit\nb\tbake bread\nno tab\nc\tthe match\n",
+    )
+    .unwrap();
+    for kind in ["svm", "cnb"] {
+        let model = dir.path().join(format!("{kind}.model"));
+        let train = [
+            "train",
+            "corpora",
+            "-o",
+            arg(&model),
+            "--classifier",
+            kind,
+            "-q",
+        ];
+        let (code, _, stderr) = outcome(&bowline(&train, b""));
+        assert_eq!(code, 0, "{stderr}");
+        let classify = ["classify", arg(&model), "corpora", arg(&tsv), "-q"];
+        same_output_as_one_process(dir.path(), &classify);
+        let mut jsonl = classify.to_vec();
+        jsonl.extend(["--format", "jsonl", "--explain", "3", "--input", "tsv"]);
+        jsonl.retain(|a| *a != "corpora");
+        same_output_as_one_process(dir.path(), &jsonl);
+        same_output_as_one_process(dir.path(), &["eval", arg(&model), "corpora", "-q"]);
+        let curves = ["eval", arg(&model), "corpora", "--json", "--curves", "-q"];
+        same_output_as_one_process(dir.path(), &curves);
+    }
+}
+
+#[test]
+fn cluster_classify_refuses_stdin_and_other_models() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.model"), dir.path().join("b.model"));
+    for (model, kind) in [(&a, "svm"), (&b, "mnb")] {
+        let train = [
+            "train",
+            "corpora",
+            "-o",
+            arg(model),
+            "--classifier",
+            kind,
+            "-q",
+        ];
+        assert_eq!(outcome(&bowline(&train, b"")).0, 0);
+    }
+    let stdin = bowline(&["classify", arg(&a), "--processes", "1"], b"rocket\n");
+    let (code, _, stderr) = outcome(&stdin);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("not stdin"), "{stderr}");
+    let mut processes = start(dir.path(), 2, &["classify"], |p| {
+        let model = if p == 0 { &a } else { &b };
+        vec![model.display().to_string(), "corpora".into(), "-q".into()]
+    });
+    for (p, out) in processes.wait_all().iter().enumerate() {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "process {p}");
+        if p == 0 {
+            assert!(stderr.contains("the model is"), "{stderr}");
         }
     }
 }

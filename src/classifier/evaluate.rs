@@ -76,59 +76,106 @@ impl TextClassifier {
         keep_scores: bool,
     ) -> Result<Evaluation> {
         let name = source.name.clone();
-        let labels = &self.model.labels;
-        let mut confusion = Confusion::new(labels.clone());
-        let mut unknown_labels: BTreeMap<String, u64> = BTreeMap::new();
-        let mut total_cost = 0.0;
-        let kind = self.curve_score();
-        let mut scores = keep_scores.then(|| ScoreTable::new(labels.clone(), kind));
-        let mut decision_values = vec![0.0; labels.len()];
+        let mut tally = Tally::new(self, decision, keep_scores);
+        let mut decision_values = vec![0.0; self.model.labels.len()];
         self.classify(source, reading, |item, probabilities| {
             let Some(probabilities) = probabilities else {
                 return Ok(());
             };
-            let label = item.entry.doc.label.as_deref().unwrap_or("(no label)");
-            let Some(truth) = labels.iter().position(|l| l == label) else {
-                *unknown_labels.entry(label.to_string()).or_default() += 1;
-                return Ok(());
-            };
-            let predicted = decision.decide(probabilities);
-            if let Decision::Costs(costs) = decision {
-                total_cost += costs.cost(predicted, truth);
-            }
-            confusion.add(truth, predicted);
-            if let Some(table) = &mut scores {
-                let row = match kind {
-                    ScoreKind::Probability => probabilities,
-                    ScoreKind::DecisionValue => {
-                        let row = &item.counted.row;
-                        let classifier = &self.model.classifier;
-                        classifier.scores(&row.indices, &row.values, &mut decision_values);
-                        &decision_values
-                    }
-                };
-                table.push(row, truth as u32);
-            }
+            let label = item.entry.doc.label.as_deref();
+            tally.add(label, probabilities, || {
+                let row = &item.counted.row;
+                let classifier = &self.model.classifier;
+                classifier.scores(&row.indices, &row.values, &mut decision_values);
+                &decision_values
+            });
             Ok(())
         })?;
-        if confusion.total() == 0 {
-            let known = if unknown_labels.is_empty() {
+        tally.finish(&name)
+    }
+}
+
+/// The figures of an evaluation as its documents are scored, one at a time and in order: what
+/// [`TextClassifier::evaluate`] adds up, and what a cluster adds up from its workers' scores.
+pub(crate) struct Tally<'a> {
+    labels: &'a [String],
+    decision: &'a Decision,
+    confusion: Confusion,
+    unknown_labels: BTreeMap<String, u64>,
+    total_cost: f64,
+    kind: ScoreKind,
+    scores: Option<ScoreTable>,
+}
+
+impl<'a> Tally<'a> {
+    /// An empty tally of `classifier`'s decisions by `decision`, keeping every document's curve
+    /// scores when `keep_scores`.
+    pub(crate) fn new(
+        classifier: &'a TextClassifier,
+        decision: &'a Decision,
+        keep_scores: bool,
+    ) -> Self {
+        let labels = &classifier.model.labels;
+        let kind = classifier.curve_score();
+        Tally {
+            labels,
+            decision,
+            confusion: Confusion::new(labels.clone()),
+            unknown_labels: BTreeMap::new(),
+            total_cost: 0.0,
+            kind,
+            scores: keep_scores.then(|| ScoreTable::new(labels.clone(), kind)),
+        }
+    }
+
+    /// Adds a document with `label` (`None` counts as `(no label)`) and its class
+    /// `probabilities`; `decision_values` gives its decision values when the curves rank by
+    /// them.
+    pub(crate) fn add<'v>(
+        &mut self,
+        label: Option<&str>,
+        probabilities: &'v [f64],
+        decision_values: impl FnOnce() -> &'v [f64],
+    ) {
+        let label = label.unwrap_or("(no label)");
+        let Some(truth) = self.labels.iter().position(|l| l == label) else {
+            *self.unknown_labels.entry(label.to_string()).or_default() += 1;
+            return;
+        };
+        let predicted = self.decision.decide(probabilities);
+        if let Decision::Costs(costs) = self.decision {
+            self.total_cost += costs.cost(predicted, truth);
+        }
+        self.confusion.add(truth, predicted);
+        if let Some(table) = &mut self.scores {
+            let row = match self.kind {
+                ScoreKind::Probability => probabilities,
+                ScoreKind::DecisionValue => decision_values(),
+            };
+            table.push(row, truth as u32);
+        }
+    }
+
+    /// The evaluation of the documents added; an error naming `name` when none was scored.
+    pub(crate) fn finish(self, name: &std::path::Path) -> Result<Evaluation> {
+        if self.confusion.total() == 0 {
+            let known = if self.unknown_labels.is_empty() {
                 "it holds no labelled document".to_string()
             } else {
-                let labels: Vec<&str> = unknown_labels.keys().map(String::as_str).collect();
+                let labels: Vec<&str> = self.unknown_labels.keys().map(String::as_str).collect();
                 format!(
                     "none of its labels is a class of the model ({})",
                     labels.join(", ")
                 )
             };
-            return Err(Error::input(&name, format!("nothing to evaluate: {known}")));
+            return Err(Error::input(name, format!("nothing to evaluate: {known}")));
         }
-        let costed = matches!(decision, Decision::Costs(_));
+        let costed = matches!(self.decision, Decision::Costs(_));
         Ok(Evaluation {
-            report: confusion.report(),
-            unknown_labels,
-            total_cost: costed.then_some(total_cost),
-            scores,
+            report: self.confusion.report(),
+            unknown_labels: self.unknown_labels,
+            total_cost: costed.then_some(self.total_cost),
+            scores: self.scores,
         })
     }
 }

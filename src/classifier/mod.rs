@@ -40,6 +40,8 @@ use std::path::Path;
 
 pub use cv::{CvReport, FoldResult, Spread};
 pub use evaluate::Evaluation;
+#[cfg(feature = "cluster")]
+pub(crate) use evaluate::Tally;
 pub use explain::{Explanation, TermContribution};
 pub use fit::Fitted;
 pub use labelled::{Appended, Labelled};

@@ -64,6 +64,18 @@ pub struct ClassifyArgs {
     pub input: InputArgs,
     #[command(flatten)]
     pub runtime: RuntimeArgs,
+    #[cfg(feature = "cluster")]
+    #[command(flatten)]
+    pub cluster: super::cluster::ClusterArgs,
+}
+
+/// What shapes each result line, the same in every worker of a cluster.
+#[derive(Debug, Clone)]
+struct Choices {
+    decide: Decision,
+    format: ClassifyFormat,
+    top: usize,
+    explain: Option<usize>,
 }
 
 /// Runs the command.
@@ -85,18 +97,30 @@ pub fn run(args: ClassifyArgs) -> Result<Outcome> {
     // In classify a TSV line is `id<TAB>text`: there is no label to read.
     read.tsv_ids = true;
     let pipeline = args.runtime.start()?;
-    let mut writer = ResultWriter {
-        labels: classifier.labels(),
+    let choices = Choices {
         decide,
         format: args.format,
         top: args.top,
-        explain: args.explain.map(|k| (k, &classifier)),
-        output: Output::create(&args.output)?,
-        probabilities: vec![0.0; classifier.labels().len()],
-        probabilistic: classifier.model().classifier.gives_probabilities(),
-        multi: classifier.model().classifier.multi_label(),
-        line: Vec::new(),
+        explain: args.explain,
     };
+    #[cfg(feature = "cluster")]
+    if let Some(cluster) = args.cluster.cluster()? {
+        if from_stdin {
+            return Err(Error::Config(
+                "cluster mode classifies files and corpora that every process can read, not stdin"
+                    .into(),
+            ));
+        }
+        let scoring = bowline::cluster::Scoring {
+            model: args.model.clone(),
+            inputs: args.paths.clone(),
+            options: read,
+            pipeline,
+        };
+        return classify_in_cluster(&cluster, &scoring, choices, &args);
+    }
+    let mut writer = ResultWriter::new(&classifier, choices);
+    let mut output = Output::create(&args.output)?;
     let mut log = ReadLog::new(read.max_doc_bytes);
     let mut interrupted = None;
     if from_stdin {
@@ -108,10 +132,10 @@ pub fn run(args: ClassifyArgs) -> Result<Outcome> {
                 if item.entry.is_document() {
                     classifier.probabilities(&item.counted, &mut writer.probabilities);
                 }
-                writer.write(&item)?;
+                write(&mut output, writer.format(&item)?)?;
             }
             // Each result reaches a slow reader as soon as its batch is done.
-            writer.output.flush().map_err(|e| writer.output.error(e))
+            output.flush().map_err(|e| output.error(e))
         })?;
         interrupted = stream.interrupted_by();
     } else {
@@ -133,11 +157,11 @@ pub fn run(args: ClassifyArgs) -> Result<Outcome> {
             if let Some(probabilities) = probabilities {
                 writer.probabilities.copy_from_slice(probabilities);
             }
-            writer.write(item)
+            write(&mut output, writer.format(item)?)
         })?;
         progress.finish_and_clear();
     }
-    writer.output.commit()?;
+    output.commit()?;
     if !args.runtime.quiet {
         eprintln!("bowline: {}", log.summary());
     }
@@ -147,7 +171,48 @@ pub fn run(args: ClassifyArgs) -> Result<Outcome> {
     })
 }
 
-/// Formats and writes one result per entry.
+/// Writes one entry's result.
+fn write(output: &mut Output, line: &[u8]) -> Result<()> {
+    output.write_all(line).map_err(|e| output.error(e))
+}
+
+/// `classify` in cluster mode: every process reads the inputs, each worker classifies the
+/// documents it owns, and process 0 writes every result in input order.
+#[cfg(feature = "cluster")]
+fn classify_in_cluster(
+    cluster: &bowline::cluster::Cluster,
+    scoring: &bowline::cluster::Scoring,
+    choices: Choices,
+    args: &ClassifyArgs,
+) -> Result<Outcome> {
+    let agreed = vec![("the output".to_string(), format!("{choices:?}"))];
+    let (log, note) = super::cluster::shared_log(scoring.options.max_doc_bytes);
+    let results = bowline::cluster::classify(cluster, scoring, agreed, note, move |classifier| {
+        let mut writer = ResultWriter::new(classifier, choices.clone());
+        let format: bowline::cluster::Format = Box::new(move |item, probabilities, out| {
+            if let Some(probabilities) = probabilities {
+                writer.probabilities.copy_from_slice(probabilities);
+            }
+            out.extend_from_slice(writer.format(item)?);
+            Ok(())
+        });
+        Ok(format)
+    });
+    let log = super::cluster::finished(&log)?;
+    if let Some(results) = results? {
+        let mut output = Output::create(&args.output)?;
+        for line in results {
+            write(&mut output, &line)?;
+        }
+        output.commit()?;
+    }
+    if !args.runtime.quiet {
+        eprintln!("bowline: process {}: {}", cluster.process, log.summary());
+    }
+    Ok(log.outcome())
+}
+
+/// Formats one result per entry.
 struct ResultWriter<'m> {
     labels: &'m [String],
     decide: Decision,
@@ -155,7 +220,6 @@ struct ResultWriter<'m> {
     top: usize,
     /// With --explain: the terms to show, and the classifier that explains.
     explain: Option<(usize, &'m TextClassifier)>,
-    output: Output,
     /// The class probabilities of the entry being written, when it is a document.
     probabilities: Vec<f64>,
     /// Whether they are probabilities in earnest, or an uncalibrated SVM's scores.
@@ -165,9 +229,24 @@ struct ResultWriter<'m> {
     line: Vec<u8>,
 }
 
-impl ResultWriter<'_> {
-    /// Writes the result for one entry: its class, or in jsonl the reason it has none.
-    fn write(&mut self, item: &Analyzed) -> Result<()> {
+impl<'m> ResultWriter<'m> {
+    fn new(classifier: &'m TextClassifier, choices: Choices) -> Self {
+        ResultWriter {
+            labels: classifier.labels(),
+            decide: choices.decide,
+            format: choices.format,
+            top: choices.top,
+            explain: choices.explain.map(|k| (k, classifier)),
+            probabilities: vec![0.0; classifier.labels().len()],
+            probabilistic: classifier.model().classifier.gives_probabilities(),
+            multi: classifier.model().classifier.multi_label(),
+            line: Vec::new(),
+        }
+    }
+
+    /// The result line for one entry: its class, or in jsonl the reason it has none (nothing
+    /// for an entry skipped for another reason).
+    fn format(&mut self, item: &Analyzed) -> Result<&[u8]> {
         self.line.clear();
         let entry = &item.entry;
         match &entry.skip {
@@ -199,11 +278,9 @@ impl ResultWriter<'_> {
                 };
                 super::json_line(&mut self.line, &failure)?;
             }
-            Some(_) => return Ok(()),
+            Some(_) => {}
         }
-        self.output
-            .write_all(&self.line)
-            .map_err(|e| self.output.error(e))
+        Ok(&self.line)
     }
 
     fn format_result(

@@ -57,6 +57,9 @@ pub struct EvalArgs {
     pub input: InputArgs,
     #[command(flatten)]
     pub runtime: RuntimeArgs,
+    #[cfg(feature = "cluster")]
+    #[command(flatten)]
+    pub cluster: super::cluster::ClusterArgs,
 }
 
 /// `eval --json`: the report plus the labels the model does not know.
@@ -94,16 +97,50 @@ pub fn run(args: EvalArgs) -> Result<Outcome> {
     }
     let read = args.input.options()?;
     let pipeline = args.runtime.start()?;
+    let keep_scores = args.curves || args.html.is_some();
+    #[cfg(feature = "cluster")]
+    if let Some(cluster) = args.cluster.cluster()? {
+        let scoring = bowline::cluster::Scoring {
+            model: args.model.clone(),
+            inputs: vec![args.corpus.clone()],
+            options: read,
+            pipeline,
+        };
+        let (log, note) = super::cluster::shared_log(scoring.options.max_doc_bytes);
+        let evaluation = bowline::cluster::evaluate(&cluster, &scoring, &decide, keep_scores, note);
+        let log = super::cluster::finished(&log)?;
+        if let Some(evaluation) = evaluation? {
+            report(&args, &classifier, &decide, &evaluation)?;
+        }
+        if !args.runtime.quiet {
+            eprintln!("bowline: process {}: {}", cluster.process, log.summary());
+        }
+        return Ok(log.outcome());
+    }
     let mut log = ReadLog::new(read.max_doc_bytes);
     let source = Source::open(&args.corpus, &read)?;
     let evaluation = {
         let reading = &mut super::reading(pipeline, &mut log);
-        if args.curves || args.html.is_some() {
+        if keep_scores {
             classifier.evaluate_with_scores(source, reading, &decide)?
         } else {
             classifier.evaluate(source, reading, &decide)?
         }
     };
+    report(&args, &classifier, &decide, &evaluation)?;
+    if !args.runtime.quiet {
+        eprintln!("bowline: {}", log.summary());
+    }
+    Ok(log.outcome())
+}
+
+/// Writes the HTML page when asked, prints the figures and warns of unknown labels.
+fn report(
+    args: &EvalArgs,
+    classifier: &TextClassifier,
+    decide: &Decision,
+    evaluation: &Evaluation,
+) -> Result<()> {
     let curves = evaluation.scores.as_ref().map(|s| s.curves());
     let reliability = (evaluation.scores.as_ref()).and_then(|s| s.reliability(RELIABILITY_BINS));
     if let Some(path) = &args.html {
@@ -112,14 +149,14 @@ pub fn run(args: EvalArgs) -> Result<Outcome> {
             curves: curves.as_ref(),
             reliability: reliability.as_ref(),
         };
-        let html = eval_report(&page, &header(&args, &classifier, decided(&decide)));
+        let html = eval_report(&page, &header(args, classifier, decided(decide)));
         bowline::io::write_atomically(path, |out| std::io::Write::write_all(out, html.as_bytes()))?;
     }
     let shown = match args.curves {
         true => (curves.as_ref(), reliability.as_ref()),
         false => (None, None),
     };
-    super::print_or_quiet(&render(&args, &classifier, &evaluation, shown)?)?;
+    super::print_or_quiet(&render(args, classifier, evaluation, shown)?)?;
     let unknown = &evaluation.unknown_labels;
     if !unknown.is_empty() {
         let listed: Vec<String> = unknown.iter().map(|(l, n)| format!("{l} ({n})")).collect();
@@ -128,10 +165,7 @@ pub fn run(args: EvalArgs) -> Result<Outcome> {
             listed.join(", ")
         ));
     }
-    if !args.runtime.quiet {
-        eprintln!("bowline: {}", log.summary());
-    }
-    Ok(log.outcome())
+    Ok(())
 }
 
 /// The figures as JSON or as tables.

@@ -22,7 +22,7 @@ pub type Gathered = Vec<Vec<u8>>;
 
 /// Settings that every process must share, as (name, value) pairs: a process whose settings
 /// differ is named with the first setting that differs.
-type Settings = Vec<(String, String)>;
+pub type Settings = Vec<(String, String)>;
 
 /// Runs `work` on every worker of the cluster with its [`Shard`], after checking that every
 /// process was given the same `settings`, and gathers the payloads at worker 0 of process 0,

@@ -8,18 +8,24 @@
 //! process 0, and reduced there by [`crate::model::merge`](mod@crate::model::merge), which is exact for the settings it
 //! accepts. Process 0 writes the result; the others write nothing.
 
+mod classify;
 mod connect;
 mod exchange;
 mod hosts;
 mod stats;
 mod train;
 
-pub use exchange::{gather, Gathered};
+pub use classify::{classify, evaluate, Format, Scoring};
+pub use exchange::{gather, Gathered, Settings};
 pub use hosts::read_host_file;
 pub use stats::stats;
 pub use train::{train, Trained};
 
+use crate::corpus::Entry;
 use crate::error::{Error, Result};
+
+/// How the workers of a process tell of every entry they read (to log warnings and tally them).
+pub type Note = std::sync::Arc<dyn Fn(&Entry) + Send + Sync>;
 
 /// The first port of processes on 127.0.0.1 when no host file is given: process `p` listens on
 /// `DEFAULT_PORT + p`, as timely's own examples do.

@@ -4,17 +4,15 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use super::classify::PER_INPUT;
 use super::{gather, Cluster};
 use crate::analyze::Analyzer;
-use crate::corpus::{self, Entry, ReadOptions};
+use crate::corpus::{self, ReadOptions};
 use crate::error::{Error, Result};
 use crate::pipeline::PipelineConfig;
 use crate::report::settings::analysis_flags;
 use crate::report::stats::{observe, Collector, CorpusStats, Observation};
 
-/// Entries of one corpus at most; a position is the corpus's number times this plus the
-/// entry's place in it.
-const PER_CORPUS: u64 = 1 << 40;
 /// A pipeline's threads at most. Each corpus a worker reads runs a pipeline of its own, whose
 /// threads number their terms afresh, so a reducing thread is named by the corpus and the worker
 /// (times this) plus its own number.
@@ -29,7 +27,7 @@ pub fn stats(
     analyzer: &Analyzer,
     options: &ReadOptions,
     pipeline: &PipelineConfig,
-    note: Arc<dyn Fn(&Entry) + Send + Sync>,
+    note: super::Note,
 ) -> Result<Option<CorpusStats>> {
     let paths: Vec<String> = corpora.iter().map(|p| p.display().to_string()).collect();
     let settings = vec![
@@ -52,7 +50,7 @@ pub fn stats(
         let mut observations = Vec::new();
         for (number, path) in corpora.iter().enumerate() {
             let (entries, _) = corpus::open(path, &options)?;
-            let first = number as u64 * PER_CORPUS;
+            let first = number as u64 * PER_INPUT;
             let owned = (entries.enumerate())
                 .map(move |(i, entry)| (first + i as u64, entry))
                 .filter(move |(_, entry)| shard.owns(&entry.doc.id));

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::{gather, Cluster};
 use crate::classifier::{Builder, Reading, TextClassifier};
-use crate::corpus::{Entry, ReadOptions};
+use crate::corpus::ReadOptions;
 use crate::error::{Error, Result};
 use crate::flow::Source;
 use crate::model::merge::exact_settings;
@@ -34,7 +34,7 @@ pub fn train(
     corpus: &Path,
     options: &ReadOptions,
     pipeline: &PipelineConfig,
-    note: Arc<dyn Fn(&Entry) + Send + Sync>,
+    note: super::Note,
 ) -> Result<Option<Trained>> {
     let Some(nb) = builder.kind().naive_bayes() else {
         return Err(Error::Config(format!(
