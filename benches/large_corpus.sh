@@ -14,28 +14,7 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 bowline=target/release/bowline
 generate() {
-    python3 - ../shared/corpora/20news-bydate/train "$1" "$2" <<'PY'
-import json, os, sys
-source, path, target = sys.argv[1], sys.argv[2], int(float(sys.argv[3]))
-docs = []
-for label in sorted(os.listdir(source)):
-    for name in sorted(os.listdir(os.path.join(source, label))):
-        raw = open(os.path.join(source, label, name), "rb").read()
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            text = raw.decode("latin-1")
-        docs.append((label, name, text))
-written, copy = 0, 0
-with open(path, "w") as out:
-    while written < target:
-        for label, name, text in docs:
-            line = json.dumps({"id": f"{copy}/{label}/{name}", "label": label, "text": text}) + "\n"
-            out.write(line)
-            written += len(line.encode())
-        copy += 1
-print(f"{path}: {written:,} bytes, {copy} copies of 20 Newsgroups train", file=sys.stderr)
-PY
+    python3 benches/repeat_corpus.py ../shared/corpora/20news-bydate/train "$1" "$2"
 }
 # Peak RSS (MiB) and seconds of training on $1 with the flags after it.
 train() {

@@ -480,3 +480,50 @@ fn cluster_classify_refuses_stdin_and_other_models() {
         }
     }
 }
+
+#[test]
+fn vectorize_by_one_two_and_three_processes_equals_one_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let tsv = dir.path().join("labelled.tsv");
+    let lines = "space\trocket launch orbit\nfood\tbake bread\nspace\trocket orbit\n";
+    std::fs::write(
+        &tsv,
+        format!("{lines}sports\tthe match ended\nfood\tbread oven\n"),
+    )
+    .unwrap();
+    for corpus in ["corpora", arg(&tsv)] {
+        same_output_as_one_process(dir.path(), &["vectorize", corpus, "-o", "-", "-q"]);
+        let pruned = ["--min-df", "2", "--max-features", "40", "--ngrams", "1..3"];
+        let args = [&["vectorize", corpus, "-o", "-", "-q"][..], &pruned].concat();
+        same_output_as_one_process(dir.path(), &args);
+    }
+    // The vocabulary file too, written by process 0 alone.
+    let single = dir.path().join("single.json");
+    let args = [
+        "vectorize",
+        "corpora",
+        "-o",
+        "-",
+        "-q",
+        "--vocab",
+        arg(&single),
+    ];
+    assert_eq!(outcome(&bowline(&args, b"")).0, 0);
+    let vocab = |p: usize| dir.path().join(format!("vocab-{p}.json"));
+    let mut processes = start(
+        dir.path(),
+        2,
+        &["vectorize", "corpora", "-o", "-", "-q"],
+        |p| vec!["--vocab".into(), vocab(p).display().to_string()],
+    );
+    for (p, out) in processes.wait_all().iter().enumerate() {
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(vocab(p).exists(), p == 0, "process {p}");
+    }
+    let read = |path: &Path| std::fs::read_to_string(path).unwrap();
+    assert_eq!(read(&vocab(0)), read(&single));
+}

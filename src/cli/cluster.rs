@@ -23,8 +23,9 @@ pub struct ClusterArgs {
     pub workers: Option<usize>,
     /// Processes in the cluster [default: 1]. Start the same command once per process, each
     /// reading the same corpus paths; each worker reads the documents it owns (by a hash of
-    /// their ids). `stats` and `eval` report exactly what one process reports; `classify`
-    /// writes every result once, in input order, as one process does. `train` trains naive Bayes
+    /// their ids). `stats`, `eval` and `vectorize` (fitting its vocabulary) write exactly what
+    /// one process writes; `classify` writes every result once, in input order, as one process
+    /// does. `train` trains naive Bayes
     /// only, exactly: with integer weights (--tf count --idf none --norm none; bnb: any idf but
     /// plain) and no pruning (--min-df 1), process 0 merging the workers' models as `bowline
     /// merge` does.

@@ -8,11 +8,15 @@ use clap::Args;
 use super::log::ReadLog;
 use super::{AnalysisArgs, InputArgs, Outcome, RuntimeArgs, VocabularyArgs};
 use bowline::analyze::Analyzer;
+#[cfg(feature = "cluster")]
+use bowline::cluster::count_corpus as cluster_count;
 use bowline::corpus::ReadOptions;
 use bowline::flow::{count_corpus, open, run_stages, transform_stages, Analyzed};
 use bowline::io::{refuse_overwriting_inputs, Output};
 use bowline::pipeline::PipelineConfig;
-use bowline::vectorize::{svmlight::SvmlightWriter, VectorizerConfig, VocabularyFile};
+use bowline::vectorize::{
+    svmlight::SvmlightWriter, CountedCorpus, VectorizerConfig, VocabularyFile,
+};
 use bowline::{Error, Result, Source};
 
 /// Flags of `bowline vectorize`.
@@ -38,6 +42,9 @@ pub struct VectorizeArgs {
     pub weighting: VocabularyArgs,
     #[command(flatten)]
     pub runtime: RuntimeArgs,
+    #[cfg(feature = "cluster")]
+    #[command(flatten)]
+    pub cluster: super::cluster::ClusterArgs,
 }
 
 /// Fit a new vocabulary, or reuse a saved one.
@@ -59,6 +66,8 @@ struct Job {
     pipeline: PipelineConfig,
     verbose: bool,
     quiet: bool,
+    #[cfg(feature = "cluster")]
+    cluster: Option<bowline::cluster::Cluster>,
 }
 
 impl VectorizeArgs {
@@ -87,7 +96,17 @@ impl VectorizeArgs {
                 vocab_out: self.vocab,
             },
         };
+        #[cfg(feature = "cluster")]
+        let cluster = self.cluster.cluster()?;
+        #[cfg(feature = "cluster")]
+        if cluster.is_some() && matches!(mode, Mode::Transform(_)) {
+            return Err(Error::Config(
+                "cluster mode fits a vocabulary; --use-vocab runs in one process".into(),
+            ));
+        }
         Ok(Job {
+            #[cfg(feature = "cluster")]
+            cluster,
             corpus: self.corpus,
             output: self.output,
             mode,
@@ -129,13 +148,9 @@ fn fit(
 ) -> Result<String> {
     let started = Instant::now();
     super::memory::prepare_for(analyzer.config());
-    let counted = count_corpus(
-        Source::open(&job.corpus, &job.read)?,
-        analyzer,
-        config,
-        &job.pipeline,
-        |entry| log.note(entry),
-    )?;
+    let Some(counted) = counted(job, analyzer, config, log)? else {
+        return Ok("documents counted for process 0, which writes the matrix".into());
+    };
     let analyzed = started.elapsed();
     let ids: Vec<i64> = counted
         .class_ids()
@@ -172,6 +187,27 @@ fn fit(
         .save(path)?;
     }
     Ok(report)
+}
+
+/// The corpus counted, by this process or (in cluster mode) by every process: `None` on a
+/// process other than process 0.
+fn counted(
+    job: &Job,
+    analyzer: &Analyzer,
+    config: &VectorizerConfig,
+    log: &mut ReadLog,
+) -> Result<Option<CountedCorpus>> {
+    #[cfg(feature = "cluster")]
+    if let Some(cluster) = &job.cluster {
+        let (shared, note) = super::cluster::shared_log(job.read.max_doc_bytes);
+        let (read, pipeline) = (&job.read, &job.pipeline);
+        let counted = cluster_count(cluster, &job.corpus, analyzer, config, read, pipeline, note);
+        std::mem::swap(log, &mut *super::cluster::finished(&shared)?);
+        return counted;
+    }
+    let source = Source::open(&job.corpus, &job.read)?;
+    let counted = count_corpus(source, analyzer, config, &job.pipeline, |e| log.note(e))?;
+    Ok(Some(counted))
 }
 
 fn label_id(classes: &[String], label: Option<&str>) -> Option<i64> {

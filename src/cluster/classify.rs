@@ -176,7 +176,7 @@ impl Scoring {
         // The pipeline gives back every entry once, in the order it took them, so the k-th
         // result is the k-th owned entry: the reader queues positions, the results take them.
         let positions = Arc::new(Mutex::new(VecDeque::new()));
-        let source = self.owned(shard, Arc::clone(&positions))?;
+        let source = owned(&self.inputs, &self.options, shard, Arc::clone(&positions))?;
         let note = Arc::clone(note);
         let mut reading = Reading::new(self.pipeline.clone()).on_entry(move |e| note(e));
         let mut records = Vec::new();
@@ -189,32 +189,40 @@ impl Scoring {
         })?;
         Ok(records)
     }
+}
 
-    /// The entries of the inputs that `shard` owns, in order, each queueing its position in
-    /// `positions` as it is read.
-    fn owned(&self, shard: Shard, positions: Arc<Mutex<VecDeque<u64>>>) -> Result<Source> {
-        let mut chained = Vec::new();
-        for (number, path) in self.inputs.iter().enumerate() {
-            let (entries, _) = crate::flow::open(path, &self.options)?;
-            let first = number as u64 * PER_INPUT;
-            chained.push(entries.enumerate().map(move |(i, e)| (first + i as u64, e)));
-        }
-        let entries = (chained.into_iter().flatten())
-            .filter(move |(_, entry): &(u64, Entry)| shard.owns(&entry.doc.id))
-            .map(move |(position, entry)| {
-                if let Ok(mut queue) = positions.lock() {
-                    queue.push_back(position);
-                }
-                entry
-            });
-        let name = (self.inputs.first()).map_or_else(PathBuf::new, PathBuf::clone);
-        Ok(Source {
-            name,
-            entries: Box::new(entries),
-            classes: Vec::new(),
-            max_doc_bytes: self.options.max_doc_bytes,
-        })
+/// The entries of `inputs` that `shard` owns, in order, each queueing its position in the
+/// input (see [`PER_INPUT`]) in `positions` as it is read.
+pub(super) fn owned(
+    inputs: &[PathBuf],
+    options: &ReadOptions,
+    shard: Shard,
+    positions: Arc<Mutex<VecDeque<u64>>>,
+) -> Result<Source> {
+    let mut chained = Vec::new();
+    for (number, path) in inputs.iter().enumerate() {
+        let (entries, classes) = crate::flow::open(path, options)?;
+        let first = number as u64 * PER_INPUT;
+        chained.push((
+            entries.enumerate().map(move |(i, e)| (first + i as u64, e)),
+            classes,
+        ));
     }
+    let classes = chained.first().map(|(_, c)| c.clone()).unwrap_or_default();
+    let entries = (chained.into_iter().flat_map(|(entries, _)| entries))
+        .filter(move |(_, entry): &(u64, Entry)| shard.owns(&entry.doc.id))
+        .map(move |(position, entry)| {
+            if let Ok(mut queue) = positions.lock() {
+                queue.push_back(position);
+            }
+            entry
+        });
+    Ok(Source {
+        name: inputs.first().map_or_else(PathBuf::new, PathBuf::clone),
+        entries: Box::new(entries),
+        classes,
+        max_doc_bytes: options.max_doc_bytes,
+    })
 }
 
 /// A worker's records as the bytes it sends.

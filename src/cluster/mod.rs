@@ -10,12 +10,14 @@
 
 mod classify;
 mod connect;
+mod count;
 mod exchange;
 mod hosts;
 mod stats;
 mod train;
 
 pub use classify::{classify, evaluate, Format, Scoring};
+pub use count::count_corpus;
 pub use exchange::{gather, Gathered, Settings};
 pub use hosts::read_host_file;
 pub use stats::stats;

@@ -18,6 +18,7 @@ mod gram_index;
 mod growing;
 mod interner;
 mod matrix;
+mod shard;
 mod subset;
 pub mod svmlight;
 mod term_list;
@@ -38,6 +39,7 @@ pub use matrix::{
     SparseRow,
 };
 pub(crate) use matrix::{for_each_renumbered, row_chunks};
+pub use shard::CountedShard;
 pub use subset::{
     count_part, count_rows, counting_config, fit_part, weigh_part, weigh_rows, FittedPart,
 };
