@@ -122,56 +122,49 @@ fn timeless(path: &Path) -> Model {
     model
 }
 
+/// Trains `kind` with the flags `extra` in one process and as 1, 2 and 3 processes of 2 workers
+/// each, and checks that process 0 writes the model of the one process (apart from the time it
+/// was written) and the others write nothing.
+fn trains_as_one_process(dir: &Path, kind: &str, extra: &[&str]) {
+    let single = dir.join(format!("{kind}.model"));
+    let train = [&["train", "corpora", "--classifier", kind, "-q"][..], extra].concat();
+    let (code, _, stderr) = outcome(&bowline(&[&train[..], &["-o", arg(&single)]].concat(), b""));
+    assert_eq!(code, 0, "{stderr}");
+    for n in 1..=3 {
+        let output = |p: usize| dir.join(format!("{kind}-{n}-{p}.model"));
+        let processes_flag = n.to_string();
+        let args = [
+            &train[..],
+            &["--workers", "2", "--processes", &processes_flag],
+        ]
+        .concat();
+        let mut processes = start(dir, n, &args, |p| {
+            vec!["-o".into(), output(p).display().to_string()]
+        });
+        for (p, out) in processes.wait_all().iter().enumerate() {
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                out.status.success(),
+                "{kind}, {n} processes, process {p}: {stderr}"
+            );
+        }
+        assert_eq!(
+            timeless(&output(0)),
+            timeless(&single),
+            "{kind}, {n} processes"
+        );
+        assert!(
+            (1..n).all(|p| !output(p).exists()),
+            "{kind}: only process 0 writes"
+        );
+    }
+}
+
 #[test]
 fn naive_bayes_trained_by_one_two_and_three_processes_equals_one_process() {
     let dir = tempfile::tempdir().unwrap();
     for kind in ["mnb", "cnb", "bnb"] {
-        let single = dir.path().join(format!("{kind}.model"));
-        let mut args = vec![
-            "train",
-            "corpora",
-            "-o",
-            arg(&single),
-            "--classifier",
-            kind,
-            "-q",
-        ];
-        args.extend(EXACT);
-        let (code, _, stderr) = outcome(&bowline(&args, b""));
-        assert_eq!(code, 0, "{stderr}");
-        for n in 1..=3 {
-            let output = |p: usize| dir.path().join(format!("{kind}-{n}-{p}.model"));
-            let mut args = vec![
-                "train",
-                "corpora",
-                "--classifier",
-                kind,
-                "-q",
-                "--workers",
-                "2",
-            ];
-            args.extend(EXACT);
-            let processes_flag = n.to_string();
-            args.extend(["--processes", &processes_flag]);
-            let mut processes = start(dir.path(), n, &args, |p| {
-                vec!["-o".into(), output(p).display().to_string()]
-            });
-            for (p, out) in processes.wait_all().iter().enumerate() {
-                let stderr = String::from_utf8_lossy(&out.stderr);
-                assert!(
-                    out.status.success(),
-                    "{kind}, {n} processes, process {p}: {stderr}"
-                );
-            }
-            assert_eq!(
-                timeless(&output(0)),
-                timeless(&single),
-                "{kind}, {n} processes"
-            );
-            for p in 1..n {
-                assert!(!output(p).exists(), "process {p} of {n} wrote a model");
-            }
-        }
+        trains_as_one_process(dir.path(), kind, EXACT);
     }
 }
 
@@ -268,43 +261,13 @@ fn a_wrong_host_file_is_a_clear_error() {
 }
 
 #[test]
-fn settings_that_cannot_be_exact_and_other_classifiers_are_refused() {
+fn any_classifier_and_setting_trained_by_one_two_and_three_processes_equals_one_process() {
+    // The defaults (TF-IDF, pruning for bnb) and the SVM cannot be merged from partial models:
+    // process 0 fits and trains on the documents its workers counted.
     let dir = tempfile::tempdir().unwrap();
-    let model = dir.path().join("model");
-    let (code, _, stderr) = outcome(&bowline(
-        &[
-            "train",
-            "corpora",
-            "-o",
-            arg(&model),
-            "--classifier",
-            "mnb",
-            "--processes",
-            "1",
-        ],
-        b"",
-    ));
-    assert_eq!(code, 2);
-    assert!(stderr.contains("integer weights"), "{stderr}");
-    let (code, _, stderr) = outcome(&bowline(
-        &[
-            "train",
-            "corpora",
-            "-o",
-            arg(&model),
-            "--classifier",
-            "svm",
-            "--processes",
-            "1",
-        ],
-        b"",
-    ));
-    assert_eq!(code, 2);
-    assert!(
-        stderr.contains("cluster mode trains naive Bayes"),
-        "{stderr}"
-    );
-    assert!(!model.exists());
+    for kind in ["svm", "mnb", "bnb", "knn"] {
+        trains_as_one_process(dir.path(), kind, &[]);
+    }
 }
 
 #[test]

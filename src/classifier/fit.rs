@@ -8,7 +8,7 @@ use crate::corpus::Entry;
 use crate::error::Result;
 use crate::flow::{fit_corpus, Source};
 use crate::model::{Model, TrainingInfo};
-use crate::vectorize::{counting_config, FittedCorpus, VectorizerConfig};
+use crate::vectorize::{counting_config, CountedCorpus, FittedCorpus, VectorizerConfig};
 
 /// A classifier just trained, with what it was trained on.
 #[derive(Debug)]
@@ -46,18 +46,7 @@ impl Builder {
         mut on_document: impl FnMut(&Entry),
     ) -> Result<(Analyzer, FittedCorpus)> {
         let analyzer = Analyzer::new(self.analysis.clone())?;
-        let config = &self.vectorizer;
-        // A trainer that learns counts gets the corpus counted, pruned as configured; the
-        // model's vectorizer gets the configured weighting back afterwards, for the documents
-        // it classifies.
-        let fit_config = if self.trainer.learns_counts() {
-            VectorizerConfig {
-                weighting: counting_config().weighting,
-                ..config.clone()
-            }
-        } else {
-            config.clone()
-        };
+        let fit_config = self.counting_config();
         let (pipeline, note) = reading.parts();
         let fitted = fit_corpus(source, &analyzer, &fit_config, pipeline, |entry| {
             note(entry);
@@ -66,6 +55,29 @@ impl Builder {
             }
         })?;
         Ok((analyzer, fitted))
+    }
+
+    /// What a corpus is counted and pruned with for this trainer: the configuration, but raw
+    /// counts for a trainer that learns counts (the model's vectorizer gets the configured
+    /// weighting back afterwards, for the documents it classifies).
+    pub fn counting_config(&self) -> VectorizerConfig {
+        if self.trainer.learns_counts() {
+            VectorizerConfig {
+                weighting: counting_config().weighting,
+                ..self.vectorizer.clone()
+            }
+        } else {
+            self.vectorizer.clone()
+        }
+    }
+
+    /// Trains a single-label model on the corpus at `name` as [`Builder::fit_source`] does, from
+    /// its documents already analyzed and counted with [`Builder::counting_config`] (by a
+    /// cluster's workers, say).
+    pub fn fit_counted(self, counted: CountedCorpus, name: &Path) -> Result<Fitted> {
+        let analyzer = Analyzer::new(self.analysis.clone())?;
+        let fitted = counted.finish(analyzer.config().clone())?;
+        self.train_single(analyzer, fitted, name)
     }
 
     /// Trains a single-label model on a corpus read by [`Builder::read_corpus`] from `name`.

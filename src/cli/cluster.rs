@@ -22,13 +22,12 @@ pub struct ClusterArgs {
     #[arg(long, value_name = "N")]
     pub workers: Option<usize>,
     /// Processes in the cluster [default: 1]. Start the same command once per process, each
-    /// reading the same corpus paths; each worker reads the documents it owns (by a hash of
-    /// their ids). `stats`, `eval` and `vectorize` (fitting its vocabulary) write exactly what
-    /// one process writes; `classify` writes every result once, in input order, as one process
-    /// does. `train` trains naive Bayes
-    /// only, exactly: with integer weights (--tf count --idf none --norm none; bnb: any idf but
-    /// plain) and no pruning (--min-df 1), process 0 merging the workers' models as `bowline
-    /// merge` does.
+    /// reading the same corpus paths; each worker reads and analyzes the documents it owns (by
+    /// a hash of their ids). Every command writes exactly what one process writes: `classify`
+    /// every result once, in input order. `train` (single-label, untuned) merges the workers'
+    /// naive Bayes models, as `bowline merge` does, under integer weights (--tf count --idf
+    /// none --norm none; bnb: any idf but plain) and no pruning (--min-df 1); otherwise process
+    /// 0 fits and trains on the documents the workers counted.
     #[arg(long, value_name = "N")]
     pub processes: Option<usize>,
     /// This process's index, from 0; process 0 writes the output, the others nothing

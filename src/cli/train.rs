@@ -406,7 +406,7 @@ fn bytes_on_disk(path: &Path) -> u64 {
         .sum()
 }
 
-/// `train` in cluster mode: naive Bayes, single-label, untuned; process 0 writes the model.
+/// `train` in cluster mode: single-label, untuned; process 0 writes the model.
 #[cfg(feature = "cluster")]
 fn train_in_cluster(
     cluster: &bowline::cluster::Cluster,
@@ -431,6 +431,7 @@ fn train_in_cluster(
     let trained = trained?;
     let Some(bowline::cluster::Trained {
         classifier,
+        method,
         exchanged,
     }) = trained
     else {
@@ -441,7 +442,7 @@ fn train_in_cluster(
     if !args.runtime.quiet {
         eprintln!(
             "bowline: trained {} on {} documents across {} processes of {} workers ({} bytes of \
-             partial models gathered), {} classes, {} terms in {:.2} s -> {}",
+             {method} gathered), {} classes, {} terms in {:.2} s -> {}",
             model.classifier.name(),
             model.vectorizer.n_docs(),
             cluster.processes(),

@@ -203,7 +203,7 @@ fn counted(
         let (read, pipeline) = (&job.read, &job.pipeline);
         let counted = cluster_count(cluster, &job.corpus, analyzer, config, read, pipeline, note);
         std::mem::swap(log, &mut *super::cluster::finished(&shared)?);
-        return counted;
+        return Ok(counted?.map(|gathered| gathered.counts));
     }
     let source = Source::open(&job.corpus, &job.read)?;
     let counted = count_corpus(source, analyzer, config, &job.pipeline, |e| log.note(e))?;

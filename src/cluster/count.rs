@@ -27,6 +27,15 @@ struct CountedPart {
     shard: CountedShard,
 }
 
+/// A corpus counted by a cluster, on process 0.
+#[derive(Debug)]
+pub struct GatheredCounts {
+    /// What one process counting the corpus has.
+    pub counts: CountedCorpus,
+    /// Bytes of counted documents gathered at worker 0 of process 0, its own included.
+    pub exchanged: u64,
+}
+
 /// [`crate::flow::count_corpus`] across `cluster`: every process reads the corpus at `corpus`,
 /// each worker analyzes and counts the documents it owns, and process 0 adds their counts in
 /// input order. On process 0 the result is what one process counting the corpus has, up to
@@ -40,7 +49,7 @@ pub fn count_corpus(
     options: &ReadOptions,
     pipeline: &PipelineConfig,
     note: Note,
-) -> Result<Option<CountedCorpus>> {
+) -> Result<Option<GatheredCounts>> {
     let settings = vec![
         ("the command".to_string(), "count".to_string()),
         ("the corpus".to_string(), corpus.display().to_string()),
@@ -92,7 +101,9 @@ pub fn count_corpus(
             .map_err(|e| Error::Config(format!("worker {worker}'s counts do not decode: {e}")))?;
         parts.push(part);
     }
-    combined(parts, config).map(Some)
+    let exchanged = payloads.iter().map(|p| p.len() as u64).sum();
+    let counts = combined(parts, config)?;
+    Ok(Some(GatheredCounts { counts, exchanged }))
 }
 
 /// The workers' counts added up in input order.

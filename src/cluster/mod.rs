@@ -17,11 +17,11 @@ mod stats;
 mod train;
 
 pub use classify::{classify, evaluate, Format, Scoring};
-pub use count::count_corpus;
+pub use count::{count_corpus, GatheredCounts};
 pub use exchange::{gather, Gathered, Settings};
 pub use hosts::read_host_file;
 pub use stats::stats;
-pub use train::{train, Trained};
+pub use train::{train, Method, Trained};
 
 use crate::corpus::Entry;
 use crate::error::{Error, Result};

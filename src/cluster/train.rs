@@ -1,9 +1,11 @@
-//! Naive Bayes trained by a cluster: each worker trains on its shard, worker 0 merges.
+//! Training with a cluster: naive Bayes merged from the workers' models, or any classifier
+//! trained by process 0 on the documents the workers counted.
 
 use std::path::Path;
 use std::sync::Arc;
 
-use super::{gather, Cluster};
+use super::{count_corpus, gather, Cluster, GatheredCounts};
+use crate::analyze::Analyzer;
 use crate::classifier::{Builder, Reading, TextClassifier};
 use crate::corpus::ReadOptions;
 use crate::error::{Error, Result};
@@ -16,18 +18,41 @@ use crate::report::settings::{analysis_flags, weighting_flags};
 /// A model trained by a cluster, on process 0.
 #[derive(Debug)]
 pub struct Trained {
-    /// The merged classifier.
+    /// The classifier.
     pub classifier: TextClassifier,
-    /// Bytes of the partial models sent to worker 0 of process 0, its own included.
+    /// How the workers' work was combined.
+    pub method: Method,
+    /// Bytes sent to worker 0 of process 0, its own included.
     pub exchanged: u64,
 }
 
-/// Trains `builder`'s naive Bayes on the corpus at `corpus` across `cluster`: every process
-/// reads the corpus, each worker trains on the documents it owns, and worker 0 of process 0
-/// merges the models into the one that training on the whole corpus in one process gives.
-/// Returns the classifier on process 0 and `None` on the others. Refused for other kinds, and
-/// for settings under which the merge would not be exact (see [`crate::model::merge`](mod@crate::model::merge)).
-/// `note` is told of every entry this process reads (its workers' documents, as they come).
+/// How a cluster trains.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// Each worker trains naive Bayes on its documents and process 0 merges the models: what
+    /// crosses the network grows with the workers' vocabularies, not with their documents.
+    /// Exact under integer weights and no pruning (see [`crate::model::merge`](mod@crate::model::merge)).
+    MergedModels,
+    /// Each worker analyzes and counts its documents and process 0 fits the vocabulary and
+    /// trains on all of them, as one process does: exact for every single-label classifier
+    /// and setting, and what crosses the network grows with the documents.
+    CountedDocuments,
+}
+
+impl std::fmt::Display for Method {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Method::MergedModels => "partial models",
+            Method::CountedDocuments => "counted documents",
+        })
+    }
+}
+
+/// Trains `builder`'s classifier on the corpus at `corpus` across `cluster`, as training on
+/// the whole corpus in one process does: naive Bayes under settings that merge exactly by
+/// [`Method::MergedModels`], anything else by [`Method::CountedDocuments`]. Every process reads
+/// the corpus; returns the classifier on process 0 and `None` on the others. `note` is told of
+/// every entry this process reads (its workers' documents, as they come).
 pub fn train(
     cluster: &Cluster,
     builder: &Builder,
@@ -36,17 +61,34 @@ pub fn train(
     pipeline: &PipelineConfig,
     note: super::Note,
 ) -> Result<Option<Trained>> {
-    let Some(nb) = builder.kind().naive_bayes() else {
-        return Err(Error::Config(format!(
-            "cluster mode trains naive Bayes (mnb, cnb, bnb); {} is trained in one process",
-            builder.kind().name()
-        )));
+    let merges = (builder.kind().naive_bayes())
+        .is_some_and(|nb| exact_settings(nb, builder.vectorizer_config()).is_ok());
+    if merges {
+        return train_merged(cluster, builder, corpus, options, pipeline, note);
+    }
+    let analyzer = Analyzer::new(builder.analysis_config().clone())?;
+    let config = builder.counting_config();
+    let counted = count_corpus(cluster, corpus, &analyzer, &config, options, pipeline, note)?;
+    let Some(GatheredCounts { counts, exchanged }) = counted else {
+        return Ok(None);
     };
-    exact_settings(nb, builder.vectorizer_config()).map_err(|why| {
-        Error::Config(format!(
-            "cluster mode trains naive Bayes exactly only {why}"
-        ))
-    })?;
+    let fitted = builder.clone().fit_counted(counts, corpus)?;
+    Ok(Some(Trained {
+        classifier: fitted.classifier,
+        method: Method::CountedDocuments,
+        exchanged,
+    }))
+}
+
+/// [`Method::MergedModels`].
+fn train_merged(
+    cluster: &Cluster,
+    builder: &Builder,
+    corpus: &Path,
+    options: &ReadOptions,
+    pipeline: &PipelineConfig,
+    note: super::Note,
+) -> Result<Option<Trained>> {
     let settings = vec![
         ("the command".to_string(), "train".to_string()),
         ("the corpus".to_string(), corpus.display().to_string()),
@@ -108,6 +150,7 @@ pub fn train(
     let classifier = TextClassifier::from_model(model)?;
     Ok(Some(Trained {
         classifier,
+        method: Method::MergedModels,
         exchanged,
     }))
 }

@@ -19,15 +19,7 @@ pub fn fit_corpus(
     on_entry: impl FnMut(&Entry),
 ) -> Result<FittedCorpus> {
     let counted = count_corpus(source, analyzer, config, pipeline, on_entry)?;
-    let (vectorizer, matrix) = counted.fitter.finish(analyzer.config().clone())?;
-    Ok(FittedCorpus {
-        vectorizer,
-        matrix,
-        labels: counted.labels,
-        ids: counted.ids,
-        classes: counted.classes,
-        stats: counted.stats,
-    })
+    counted.finish(analyzer.config().clone())
 }
 
 /// Reads, analyzes and counts the documents of `source`, the part of [`fit_corpus`] before the

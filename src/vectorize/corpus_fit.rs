@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use super::{FittedVectorizer, Fitter, Matrix};
+use crate::analyze::AnalyzerConfig;
 use crate::error::{Error, Result};
 use crate::pipeline::StageStats;
 
@@ -65,6 +66,19 @@ impl FittedCorpus {
 }
 
 impl CountedCorpus {
+    /// Prunes the vocabulary and builds the weighted training matrix (see [`Fitter::finish`]).
+    pub fn finish(self, analyzer: AnalyzerConfig) -> Result<FittedCorpus> {
+        let (vectorizer, matrix) = self.fitter.finish(analyzer)?;
+        Ok(FittedCorpus {
+            vectorizer,
+            matrix,
+            labels: self.labels,
+            ids: self.ids,
+            classes: self.classes,
+            stats: self.stats,
+        })
+    }
+
     /// Each document's class as a position in [`CountedCorpus::classes`].
     pub fn class_ids(&self) -> Vec<Option<usize>> {
         class_ids(&self.labels, &self.classes)
