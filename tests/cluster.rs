@@ -490,3 +490,40 @@ fn vectorize_by_one_two_and_three_processes_equals_one_process() {
     let read = |path: &Path| std::fs::read_to_string(path).unwrap();
     assert_eq!(read(&vocab(0)), read(&single));
 }
+
+#[test]
+#[ignore = "needs ../shared/corpora"]
+fn twenty_newsgroups_by_two_processes_equals_one_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let (train, test) = (
+        "../shared/corpora/20news-bydate/train",
+        "../shared/corpora/20news-bydate/test",
+    );
+    let model = dir.path().join("svm.model");
+    let args = ["train", train, "-o", arg(&model), "-q"];
+    assert_eq!(outcome(&bowline(&args, b"")).0, 0);
+    for args in [
+        vec!["vectorize", train, "-o", "-", "-q"],
+        vec!["classify", arg(&model), test, "-q"],
+        vec!["eval", arg(&model), test, "-q"],
+    ] {
+        let (code, single, stderr) = outcome(&bowline(&args, b""));
+        assert_eq!(code, 0, "{args:?}: {stderr}");
+        let cluster_args = [&args[..], &["--processes", "2"]].concat();
+        let mut processes = start(dir.path(), 2, &cluster_args, |_| Vec::new());
+        let outputs = processes.wait_all();
+        for out in &outputs {
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        // Not assert_eq: the outputs are too long to print.
+        assert!(
+            outputs[0].stdout == single.as_bytes(),
+            "{args:?}: the outputs differ"
+        );
+        assert!(outputs[1].stdout.is_empty());
+    }
+}
