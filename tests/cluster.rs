@@ -122,49 +122,80 @@ fn timeless(path: &Path) -> Model {
     model
 }
 
-/// Trains `kind` with the flags `extra` in one process and as 1, 2 and 3 processes of 2 workers
-/// each, and checks that process 0 writes the model of the one process (apart from the time it
-/// was written) and the others write nothing.
-fn trains_as_one_process(dir: &Path, kind: &str, extra: &[&str]) {
-    let single = dir.join(format!("{kind}.model"));
-    let train = [&["train", "corpora", "--classifier", kind, "-q"][..], extra].concat();
-    let (code, _, stderr) = outcome(&bowline(&[&train[..], &["-o", arg(&single)]].concat(), b""));
-    assert_eq!(code, 0, "{stderr}");
-    for n in 1..=3 {
-        let output = |p: usize| dir.join(format!("{kind}-{n}-{p}.model"));
+/// Runs `args` with `-o FILE` in one process, then as each number of processes in `counts`
+/// (2 workers each), and checks that every process succeeds, that process 0 writes what the
+/// one process wrote (`same` compares the two files) and that the others write nothing.
+fn writes_as_one_process(dir: &Path, args: &[&str], counts: &[usize], same: impl Fn(&Path, &Path)) {
+    let name = args.join(" ").replace('/', "_");
+    let single = dir.join(format!("{name} single"));
+    let (code, _, stderr) = outcome(&bowline(&[args, &["-o", arg(&single)]].concat(), b""));
+    assert_eq!(code, 0, "{args:?}: {stderr}");
+    for &n in counts {
+        let output = |p: usize| dir.join(format!("{name} {n}-{p}"));
         let processes_flag = n.to_string();
-        let args = [
-            &train[..],
-            &["--workers", "2", "--processes", &processes_flag],
-        ]
-        .concat();
-        let mut processes = start(dir, n, &args, |p| {
+        let cluster_args = [args, &["--workers", "2", "--processes", &processes_flag]].concat();
+        let mut processes = start(dir, n, &cluster_args, |p| {
             vec!["-o".into(), output(p).display().to_string()]
         });
         for (p, out) in processes.wait_all().iter().enumerate() {
             let stderr = String::from_utf8_lossy(&out.stderr);
             assert!(
                 out.status.success(),
-                "{kind}, {n} processes, process {p}: {stderr}"
+                "{args:?}, {n} processes, process {p}: {stderr}"
             );
         }
-        assert_eq!(
-            timeless(&output(0)),
-            timeless(&single),
-            "{kind}, {n} processes"
-        );
+        same(&output(0), &single);
         assert!(
             (1..n).all(|p| !output(p).exists()),
-            "{kind}: only process 0 writes"
+            "{args:?}: only process 0 writes"
         );
     }
+}
+
+/// A model of `kind` trained on the bundled corpus in one process, in `dir`.
+fn trained(dir: &Path, kind: &str) -> PathBuf {
+    let model = dir.join(format!("{kind}.model"));
+    let train = [
+        "train",
+        "corpora",
+        "-o",
+        arg(&model),
+        "--classifier",
+        kind,
+        "-q",
+    ];
+    let (code, _, stderr) = outcome(&bowline(&train, b""));
+    assert_eq!(code, 0, "{stderr}");
+    model
+}
+
+/// Checks that two model files hold the same model apart from the time each was written.
+fn same_model(a: &Path, b: &Path) {
+    assert_eq!(
+        timeless(a),
+        timeless(b),
+        "{} and {}",
+        a.display(),
+        b.display()
+    );
+}
+
+/// Checks that two files hold the same bytes.
+fn same_bytes(a: &Path, b: &Path) {
+    // Not assert_eq: the files are too long to print.
+    assert!(
+        std::fs::read(a).unwrap() == std::fs::read(b).unwrap(),
+        "{} differs",
+        a.display()
+    );
 }
 
 #[test]
 fn naive_bayes_trained_by_one_two_and_three_processes_equals_one_process() {
     let dir = tempfile::tempdir().unwrap();
     for kind in ["mnb", "cnb", "bnb"] {
-        trains_as_one_process(dir.path(), kind, EXACT);
+        let train = [&["train", "corpora", "--classifier", kind, "-q"][..], EXACT].concat();
+        writes_as_one_process(dir.path(), &train, &[1, 2, 3], same_model);
     }
 }
 
@@ -266,7 +297,8 @@ fn any_classifier_and_setting_trained_by_one_two_and_three_processes_equals_one_
     // process 0 fits and trains on the documents its workers counted.
     let dir = tempfile::tempdir().unwrap();
     for kind in ["svm", "mnb", "bnb", "knn"] {
-        trains_as_one_process(dir.path(), kind, &[]);
+        let train = ["train", "corpora", "--classifier", kind, "-q"];
+        writes_as_one_process(dir.path(), &train, &[1, 2, 3], same_model);
     }
 }
 
@@ -387,18 +419,7 @@ fn classify_and_eval_by_one_two_and_three_processes_equal_one_process() {
     )
     .unwrap();
     for kind in ["svm", "cnb"] {
-        let model = dir.path().join(format!("{kind}.model"));
-        let train = [
-            "train",
-            "corpora",
-            "-o",
-            arg(&model),
-            "--classifier",
-            kind,
-            "-q",
-        ];
-        let (code, _, stderr) = outcome(&bowline(&train, b""));
-        assert_eq!(code, 0, "{stderr}");
+        let model = trained(dir.path(), kind);
         let classify = ["classify", arg(&model), "corpora", arg(&tsv), "-q"];
         same_output_as_one_process(dir.path(), &classify);
         let mut jsonl = classify.to_vec();
@@ -414,19 +435,7 @@ fn classify_and_eval_by_one_two_and_three_processes_equal_one_process() {
 #[test]
 fn cluster_classify_refuses_stdin_and_other_models() {
     let dir = tempfile::tempdir().unwrap();
-    let (a, b) = (dir.path().join("a.model"), dir.path().join("b.model"));
-    for (model, kind) in [(&a, "svm"), (&b, "mnb")] {
-        let train = [
-            "train",
-            "corpora",
-            "-o",
-            arg(model),
-            "--classifier",
-            kind,
-            "-q",
-        ];
-        assert_eq!(outcome(&bowline(&train, b"")).0, 0);
-    }
+    let (a, b) = (trained(dir.path(), "svm"), trained(dir.path(), "mnb"));
     let stdin = bowline(&["classify", arg(&a), "--processes", "1"], b"rocket\n");
     let (code, _, stderr) = outcome(&stdin);
     assert_eq!(code, 2, "{stderr}");
@@ -503,33 +512,21 @@ fn twenty_newsgroups_by_two_processes_equals_one_process() {
     let args = ["train", train, "-o", arg(&model), "-q"];
     assert_eq!(outcome(&bowline(&args, b"")).0, 0);
     // Written to files: the processes' pipes are not read until they end.
-    let single = dir.path().join("single");
-    let output = |p: usize| dir.path().join(format!("process-{p}"));
-    let read = |path: &Path| std::fs::read(path).unwrap_or_default();
-    for args in [
-        vec!["vectorize", train, "-q"],
-        vec!["classify", arg(&model), test, "-q"],
-    ] {
-        let one = [&args[..], &["-o", arg(&single)]].concat();
-        let (code, _, stderr) = outcome(&bowline(&one, b""));
-        assert_eq!(code, 0, "{args:?}: {stderr}");
-        let cluster_args = [&args[..], &["--processes", "2"]].concat();
-        let mut processes = start(dir.path(), 2, &cluster_args, |p| {
-            vec!["-o".into(), output(p).display().to_string()]
-        });
-        for out in processes.wait_all() {
-            assert!(
-                out.status.success(),
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
-        // Not assert_eq: the outputs are too long to print.
-        assert!(
-            read(&output(0)) == read(&single),
-            "{args:?}: the outputs differ"
-        );
-        assert!(!output(1).exists(), "{args:?}: process 1 wrote");
-    }
+    writes_as_one_process(dir.path(), &["vectorize", train, "-q"], &[2], same_bytes);
+    let classify = ["classify", arg(&model), test, "-q"];
+    writes_as_one_process(dir.path(), &classify, &[2], same_bytes);
     same_output_as_one_process(dir.path(), &["eval", arg(&model), test, "-q"]);
+}
+
+#[test]
+fn update_by_one_two_and_three_processes_equals_one_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let tsv = dir.path().join("more.tsv");
+    let lines = "space\tthe probe left orbit\nfood\tknead the dough\ngardening\tprune the roses\n";
+    std::fs::write(&tsv, format!("{lines}space\ta comet passed the probe\n")).unwrap();
+    for kind in ["svm", "mnb", "cnb", "knn"] {
+        let model = trained(dir.path(), kind);
+        let update = ["update", arg(&model), arg(&tsv), "-q"];
+        writes_as_one_process(dir.path(), &update, &[1, 2, 3], same_model);
+    }
 }

@@ -11,9 +11,9 @@ use std::path::Path;
 
 use super::{class_id, Reading, TextClassifier};
 use crate::error::{Error, Result};
-use crate::flow::{fit_corpus, Source};
+use crate::flow::{count_corpus, Source};
 use crate::model::{utc_now, Classifier, LabelSets};
-use crate::vectorize::{count_rows, counting_config, weigh_rows};
+use crate::vectorize::{count_rows, counting_config, weigh_rows, CountedCorpus};
 
 /// What an update added.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,12 +35,10 @@ impl TextClassifier {
     /// corpora, unless it is the last one there already. A model from `select` keeps only its selected features and cannot be updated.
     pub fn update_source(&mut self, source: Source, reading: &mut Reading) -> Result<Updated> {
         let name = source.name.clone();
-        if matches!(self.model.classifier, Classifier::Selected(_)) {
-            return Err(crate::model::kinds::not_updatable());
-        }
+        self.refuse_selected()?;
         let (pipeline, note) = reading.parts();
         let mut label_sets = Vec::new();
-        let fitted = fit_corpus(
+        let counted = count_corpus(
             source,
             &self.analyzer,
             &counting_config(),
@@ -52,14 +50,28 @@ impl TextClassifier {
                 }
             },
         )?;
+        self.update_counted(counted, &label_sets, &name)
+    }
+
+    /// Learns documents of the corpus at `name` already analyzed and counted with
+    /// [`counting_config`] (by a cluster's workers, say), with each document's label set, as
+    /// [`TextClassifier::update_source`] does.
+    pub fn update_counted(
+        &mut self,
+        counted: CountedCorpus,
+        label_sets: &[Vec<String>],
+        name: &Path,
+    ) -> Result<Updated> {
+        self.refuse_selected()?;
+        let fitted = counted.finish(self.analyzer.config().clone())?;
         let model = &mut self.model;
         let documents = fitted.labels.len();
         let (merged, ours, theirs) = model.vectorizer.extend(&fitted.vectorizer)?;
-        let sets = label_ids(&name, &mut model.labels, &label_sets)?;
+        let sets = label_ids(name, &mut model.labels, label_sets)?;
         let multi = model.classifier.multi_label().is_some();
         if !multi && (0..sets.len()).any(|i| sets.row(i).len() > 1) {
             let message = "documents with several labels can only update a multi-label model";
-            return Err(Error::input(&name, message));
+            return Err(Error::input(name, message));
         }
         // The new documents' counts, moved to the merged columns and weighted as the model
         // weighs (k-NN weighs its own counts).
@@ -90,6 +102,14 @@ impl TextClassifier {
         model.info.written = utc_now();
         model.vectorizer = merged;
         Ok(Updated { documents })
+    }
+
+    /// A model from `select` keeps only its selected features and cannot be updated.
+    fn refuse_selected(&self) -> Result<()> {
+        if matches!(self.model.classifier, Classifier::Selected(_)) {
+            return Err(crate::model::kinds::not_updatable());
+        }
+        Ok(())
     }
 }
 

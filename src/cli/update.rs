@@ -9,6 +9,7 @@ use clap::Args;
 use super::log::ReadLog;
 use super::train::report_unconverged;
 use super::{InputArgs, Outcome, RuntimeArgs};
+use bowline::classifier::Updated;
 use bowline::model::ModelLock;
 use bowline::{Result, Source, TextClassifier};
 
@@ -26,12 +27,19 @@ pub struct UpdateArgs {
     pub input: InputArgs,
     #[command(flatten)]
     pub runtime: RuntimeArgs,
+    #[cfg(feature = "cluster")]
+    #[command(flatten)]
+    pub cluster: super::cluster::ClusterArgs,
 }
 
 /// Runs the command.
 pub fn run(args: UpdateArgs) -> Result<Outcome> {
     let target = args.output.as_ref().unwrap_or(&args.model);
     bowline::io::refuse_overwriting_inputs(target, &[&args.corpus])?;
+    #[cfg(feature = "cluster")]
+    if let Some(cluster) = args.cluster.cluster()? {
+        return update_in_cluster(&cluster, &args);
+    }
     // Held from the read to the write, so that two updates of one model take turns.
     let lock = ModelLock::acquire(&args.model)?;
     let mut classifier = TextClassifier::load(&args.model)?;
@@ -41,14 +49,57 @@ pub fn run(args: UpdateArgs) -> Result<Outcome> {
     let mut log = ReadLog::new(read.max_doc_bytes);
     let source = Source::open(&args.corpus, &read)?;
     let updated = classifier.update_source(source, &mut super::reading(pipeline, &mut log))?;
+    save(&classifier, &args, &lock, updated)?;
+    if !args.runtime.quiet {
+        eprintln!("bowline: {}", log.summary());
+    }
+    Ok(log.outcome())
+}
+
+/// `update` in cluster mode: every process reads the corpus, each worker counts the documents
+/// it owns, and process 0 alone (holding the model's lock) updates and writes the model.
+#[cfg(feature = "cluster")]
+fn update_in_cluster(cluster: &bowline::cluster::Cluster, args: &UpdateArgs) -> Result<Outcome> {
+    let lock = (cluster.process == 0)
+        .then(|| ModelLock::acquire(&args.model))
+        .transpose()?;
+    let mut classifier = TextClassifier::load(&args.model)?;
+    let read = args.input.options()?;
+    let pipeline = args.runtime.start()?;
+    let (log, note) = super::cluster::shared_log(read.max_doc_bytes);
+    let updated = bowline::cluster::update(
+        cluster,
+        &mut classifier,
+        &args.corpus,
+        &read,
+        &pipeline,
+        note,
+    );
+    let log = super::cluster::finished(&log)?;
+    if let (Some(updated), Some(lock)) = (updated?, lock) {
+        save(&classifier, args, &lock, updated)?;
+    }
+    if !args.runtime.quiet {
+        eprintln!("bowline: process {}: {}", cluster.process, log.summary());
+    }
+    Ok(log.outcome())
+}
+
+/// Writes the updated model (to -o, or in place under `lock`) and says what it learned.
+fn save(
+    classifier: &TextClassifier,
+    args: &UpdateArgs,
+    lock: &ModelLock,
+    updated: Updated,
+) -> Result<()> {
+    let target = args.output.as_ref().unwrap_or(&args.model);
     let model = classifier.model();
     report_unconverged(&model.classifier, &model.labels);
     match &args.output {
         Some(other) => classifier.save(other)?,
-        None => model.save_locked(&lock)?,
+        None => model.save_locked(lock)?,
     }
     if !args.runtime.quiet {
-        eprintln!("bowline: {}", log.summary());
         eprintln!(
             "bowline: updated with {} documents: {} classes, {} terms -> {}",
             updated.documents,
@@ -57,5 +108,5 @@ pub fn run(args: UpdateArgs) -> Result<Outcome> {
             target.display()
         );
     }
-    Ok(log.outcome())
+    Ok(())
 }

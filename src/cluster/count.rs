@@ -22,6 +22,8 @@ struct CountedPart {
     /// Each document's position in the input.
     positions: Vec<u64>,
     labels: Vec<Option<String>>,
+    /// Each document's labels, all of them.
+    label_sets: Vec<Vec<String>>,
     ids: Vec<String>,
     classes: Vec<String>,
     shard: CountedShard,
@@ -32,6 +34,8 @@ struct CountedPart {
 pub struct GatheredCounts {
     /// What one process counting the corpus has.
     pub counts: CountedCorpus,
+    /// Each document's labels, all of them, in input order.
+    pub label_sets: Vec<Vec<String>>,
     /// Bytes of counted documents gathered at worker 0 of process 0, its own included.
     pub exchanged: u64,
 }
@@ -71,13 +75,14 @@ pub fn count_corpus(
     let gathered = gather(cluster, settings, move |shard| {
         let queued = Arc::new(Mutex::new(VecDeque::new()));
         let source = owned(&inputs, &options, shard, Arc::clone(&queued))?;
-        let mut positions = Vec::new();
+        let (mut positions, mut label_sets) = (Vec::new(), Vec::new());
         let counted =
             crate::flow::count_corpus(source, &analyzer, &work_config, &pipeline, |entry| {
                 note(entry);
                 let position = queued.lock().ok().and_then(|mut q| q.pop_front());
                 if entry.is_document() {
                     positions.push(position);
+                    label_sets.push(entry.doc.label_set());
                 }
             })?;
         let positions = (positions.into_iter().collect::<Option<Vec<u64>>>())
@@ -85,6 +90,7 @@ pub fn count_corpus(
         let part = CountedPart {
             positions,
             labels: counted.labels,
+            label_sets,
             ids: counted.ids,
             classes: counted.classes,
             shard: counted.fitter.into_shard(),
@@ -102,32 +108,44 @@ pub fn count_corpus(
         parts.push(part);
     }
     let exchanged = payloads.iter().map(|p| p.len() as u64).sum();
-    let counts = combined(parts, config)?;
-    Ok(Some(GatheredCounts { counts, exchanged }))
+    let (counts, label_sets) = combined(parts, config)?;
+    Ok(Some(GatheredCounts {
+        counts,
+        label_sets,
+        exchanged,
+    }))
 }
 
+/// The workers' counts added up in input order, with the documents' label sets.
+type Combined = (CountedCorpus, Vec<Vec<String>>);
+
 /// The workers' counts added up in input order.
-fn combined(mut parts: Vec<CountedPart>, config: &VectorizerConfig) -> Result<CountedCorpus> {
+fn combined(mut parts: Vec<CountedPart>, config: &VectorizerConfig) -> Result<Combined> {
     let mut order: Vec<(u64, usize, usize)> = (parts.iter().enumerate())
         .flat_map(|(p, part)| (part.positions.iter().enumerate()).map(move |(i, &at)| (at, p, i)))
         .collect();
     order.sort_unstable();
     let mut fitter = Fitter::new(config.clone())?;
     let mut ids = vec![Vec::new(); parts.len()];
-    let (mut labels, mut names) = (Vec::with_capacity(order.len()), Vec::new());
+    let (mut labels, mut names, mut sets) =
+        (Vec::with_capacity(order.len()), Vec::new(), Vec::new());
     for &(_, p, i) in &order {
         let part = &mut parts[p];
         fitter.add_counted(&part.shard, i, &mut ids[p])?;
         let malformed = || Error::Config(format!("worker {p}'s document {i} has no label"));
         labels.push(part.labels.get_mut(i).ok_or_else(malformed)?.take());
         names.push(std::mem::take(part.ids.get_mut(i).ok_or_else(malformed)?));
+        sets.push(std::mem::take(
+            part.label_sets.get_mut(i).ok_or_else(malformed)?,
+        ));
     }
     let classes: BTreeSet<String> = parts.iter_mut().flat_map(|p| p.classes.drain(..)).collect();
-    Ok(CountedCorpus {
+    let counts = CountedCorpus {
         fitter,
         labels,
         ids: names,
         classes: classes.into_iter().collect(),
         stats: Vec::new(),
-    })
+    };
+    Ok((counts, sets))
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::{count_corpus, gather, Cluster, GatheredCounts};
 use crate::analyze::Analyzer;
-use crate::classifier::{Builder, Reading, TextClassifier};
+use crate::classifier::{Builder, Reading, TextClassifier, Updated};
 use crate::corpus::ReadOptions;
 use crate::error::{Error, Result};
 use crate::flow::Source;
@@ -14,6 +14,7 @@ use crate::model::merge::exact_settings;
 use crate::model::{merge, Model, Part, TrainingInfo};
 use crate::pipeline::PipelineConfig;
 use crate::report::settings::{analysis_flags, weighting_flags};
+use crate::vectorize::counting_config;
 
 /// A model trained by a cluster, on process 0.
 #[derive(Debug)]
@@ -69,7 +70,10 @@ pub fn train(
     let analyzer = Analyzer::new(builder.analysis_config().clone())?;
     let config = builder.counting_config();
     let counted = count_corpus(cluster, corpus, &analyzer, &config, options, pipeline, note)?;
-    let Some(GatheredCounts { counts, exchanged }) = counted else {
+    let Some(GatheredCounts {
+        counts, exchanged, ..
+    }) = counted
+    else {
         return Ok(None);
     };
     let fitted = builder.clone().fit_counted(counts, corpus)?;
@@ -153,4 +157,31 @@ fn train_merged(
         method: Method::MergedModels,
         exchanged,
     }))
+}
+
+/// Teaches `classifier` the labelled documents of the corpus at `corpus` across `cluster`, as
+/// [`TextClassifier::update_source`] does in one process: the workers analyze and count their
+/// documents with the model's analysis, and process 0 updates the model with all of them. Every
+/// process loads the model; process 0 returns what was learned, the others `None` (and leave
+/// their copy as it was).
+pub fn update(
+    cluster: &Cluster,
+    classifier: &mut TextClassifier,
+    corpus: &Path,
+    options: &ReadOptions,
+    pipeline: &PipelineConfig,
+    note: super::Note,
+) -> Result<Option<Updated>> {
+    let analyzer = classifier.analyzer().clone();
+    let config = counting_config();
+    let counted = count_corpus(cluster, corpus, &analyzer, &config, options, pipeline, note)?;
+    let Some(GatheredCounts {
+        counts, label_sets, ..
+    }) = counted
+    else {
+        return Ok(None);
+    };
+    classifier
+        .update_counted(counts, &label_sets, corpus)
+        .map(Some)
 }
