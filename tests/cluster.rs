@@ -369,7 +369,7 @@ fn a_malformed_line_is_reported_once_by_the_process_that_owns_it() {
 }
 
 #[test]
-fn stats_by_one_two_and_three_processes_equal_one_process() {
+fn stats_and_cv_by_one_two_and_three_processes_equal_one_process() {
     let dir = tempfile::tempdir().unwrap();
     let tsv = dir.path().join("more.tsv");
     let lines = "space\trocket launch orbit\nfood\tbake bread\nspace\trocket launch orbit\n";
@@ -377,6 +377,9 @@ fn stats_by_one_two_and_three_processes_equal_one_process() {
     let text = ["stats", "corpora", arg(&tsv), "-q"];
     same_output_as_one_process(dir.path(), &text);
     same_output_as_one_process(dir.path(), &[&text[..], &["--json"]].concat());
+    same_output_as_one_process(dir.path(), &["cv", "corpora", "-q", "--folds", "3"]);
+    let mnb = ["cv", "corpora", "-q", "--classifier", "mnb", "--json"];
+    same_output_as_one_process(dir.path(), &mnb);
 }
 
 /// Runs `args` as one process and as 1, 2 and 3 processes of 2 workers each, and checks that

@@ -70,6 +70,17 @@ impl Builder {
     ) -> Result<CvReport> {
         let analyzer = Analyzer::new(self.analysis.clone())?;
         let labelled = Labelled::read(source, "cross-validation", &analyzer, reading)?;
+        self.cross_validate_labelled(&labelled, k, seed)
+    }
+
+    /// [`Builder::cross_validate`] on a corpus already read and counted (by a cluster's
+    /// workers, say) with this builder's analysis.
+    pub fn cross_validate_labelled(
+        &self,
+        labelled: &Labelled,
+        k: usize,
+        seed: u64,
+    ) -> Result<CvReport> {
         let corpus = &labelled.corpus;
         let fold_of = folds(&corpus.ids, &labelled.classes, k, seed)?;
         let mut results = Vec::new();

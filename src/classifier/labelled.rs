@@ -1,11 +1,15 @@
 //! A labelled corpus read once and counted over every term, for the work that fits on parts of
 //! it: cross-validation, selection and ranking.
 
+use std::path::Path;
+
 use super::Reading;
 use crate::analyze::Analyzer;
 use crate::error::{Error, Result};
-use crate::flow::{fit_corpus, run_stages, transform_stages, Source};
-use crate::vectorize::{counting_config, matrix_row, FittedCorpus, MatrixBuilder, SparseRow};
+use crate::flow::{count_corpus, run_stages, transform_stages, Source};
+use crate::vectorize::{
+    counting_config, matrix_row, CountedCorpus, FittedCorpus, MatrixBuilder, SparseRow,
+};
 
 /// The counted corpus and each row's class id.
 #[derive(Debug)]
@@ -36,8 +40,20 @@ impl Labelled {
     ) -> Result<Self> {
         let name = source.name.clone();
         let (pipeline, note) = reading.parts();
-        let corpus = fit_corpus(source, analyzer, &counting_config(), pipeline, note)?;
-        let classes = corpus.training_ids(&name, purpose)?;
+        let counted = count_corpus(source, analyzer, &counting_config(), pipeline, note)?;
+        Self::counted(counted, analyzer, &name, purpose)
+    }
+
+    /// The corpus at `name` counted with [`counting_config`] (by a cluster's workers, say), with
+    /// the checks of [`Labelled::read`].
+    pub fn counted(
+        counted: CountedCorpus,
+        analyzer: &Analyzer,
+        name: &Path,
+        purpose: &str,
+    ) -> Result<Self> {
+        let corpus = counted.finish(analyzer.config().clone())?;
+        let classes = corpus.training_ids(name, purpose)?;
         Ok(Labelled { corpus, classes })
     }
 

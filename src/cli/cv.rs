@@ -40,6 +40,9 @@ pub struct CvArgs {
     pub weighting: VocabularyArgs,
     #[command(flatten)]
     pub runtime: RuntimeArgs,
+    #[cfg(feature = "cluster")]
+    #[command(flatten)]
+    pub cluster: super::cluster::ClusterArgs,
 }
 
 /// Runs the command.
@@ -51,10 +54,36 @@ pub fn run(args: CvArgs) -> Result<Outcome> {
     let builder = args.model.builder(kind, analysis, config, svm_seed)?;
     let read = args.input.options()?;
     let pipeline = args.runtime.start()?;
+    let seed = args.seed.unwrap_or(1);
+    #[cfg(feature = "cluster")]
+    if let Some(cluster) = args.cluster.cluster()? {
+        if args.tune.tune {
+            return Err(bowline::Error::Config(
+                "cluster mode cross-validates given settings; --tune runs in one process".into(),
+            ));
+        }
+        let (log, note) = super::cluster::shared_log(read.max_doc_bytes);
+        let (corpus, runs) = (&args.corpus, (&read, &pipeline));
+        let report = bowline::cluster::cross_validate(
+            &cluster,
+            &builder,
+            corpus,
+            runs,
+            (args.folds, seed),
+            note,
+        );
+        let log = super::cluster::finished(&log)?;
+        if let Some(report) = report? {
+            print(&report, &args, kind)?;
+        }
+        if !args.runtime.quiet {
+            eprintln!("bowline: process {}: {}", cluster.process, log.summary());
+        }
+        return Ok(log.outcome());
+    }
     let mut log = ReadLog::new(read.max_doc_bytes);
     let source = Source::open(&args.corpus, &read)?;
     let mut reading = super::reading(pipeline, &mut log);
-    let seed = args.seed.unwrap_or(1);
     if args.tune.tune {
         let progress = super::tune::progress_bar();
         let outcome = builder.tune(
@@ -76,6 +105,15 @@ pub fn run(args: CvArgs) -> Result<Outcome> {
     }
     let report = builder.cross_validate(source, &mut reading, args.folds, seed)?;
     drop(reading);
+    print(&report, &args, kind)?;
+    if !args.runtime.quiet {
+        eprintln!("bowline: {}", log.summary());
+    }
+    Ok(log.outcome())
+}
+
+/// Prints the report as a table or JSON.
+fn print(report: &CvReport, args: &CvArgs, kind: Kind) -> Result<()> {
     let text = if args.json {
         let json = serde_json::json!({
             "classifier": kind.name(),
@@ -85,13 +123,9 @@ pub fn run(args: CvArgs) -> Result<Outcome> {
         });
         super::json_text(&json)?
     } else {
-        table(&report, args.folds)
+        table(report, args.folds)
     };
-    super::print_or_quiet(&text)?;
-    if !args.runtime.quiet {
-        eprintln!("bowline: {}", log.summary());
-    }
-    Ok(log.outcome())
+    super::print_or_quiet(&text)
 }
 
 /// The folds' figures as a table, with their mean and spread.

@@ -21,7 +21,7 @@ pub use count::{count_corpus, GatheredCounts};
 pub use exchange::{gather, Gathered, Settings};
 pub use hosts::read_host_file;
 pub use stats::stats;
-pub use train::{train, update, Method, Trained};
+pub use train::{cross_validate, train, update, Method, Trained};
 
 use crate::corpus::Entry;
 use crate::error::{Error, Result};

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::{count_corpus, gather, Cluster, GatheredCounts};
 use crate::analyze::Analyzer;
-use crate::classifier::{Builder, Reading, TextClassifier, Updated};
+use crate::classifier::{Builder, CvReport, Labelled, Reading, TextClassifier, Updated};
 use crate::corpus::ReadOptions;
 use crate::error::{Error, Result};
 use crate::flow::Source;
@@ -183,5 +183,29 @@ pub fn update(
     };
     classifier
         .update_counted(counts, &label_sets, corpus)
+        .map(Some)
+}
+
+/// Cross-validates `builder`'s classifier on the corpus at `corpus` across `cluster`, as
+/// [`Builder::cross_validate`] does in one process: the workers analyze and count their
+/// documents, and process 0 fits and scores the folds on all of them. Process 0 returns the
+/// report, the others `None`.
+pub fn cross_validate(
+    cluster: &Cluster,
+    builder: &Builder,
+    corpus: &Path,
+    (options, pipeline): (&ReadOptions, &PipelineConfig),
+    (folds, seed): (usize, u64),
+    note: super::Note,
+) -> Result<Option<CvReport>> {
+    let analyzer = Analyzer::new(builder.analysis_config().clone())?;
+    let config = counting_config();
+    let counted = count_corpus(cluster, corpus, &analyzer, &config, options, pipeline, note)?;
+    let Some(GatheredCounts { counts, .. }) = counted else {
+        return Ok(None);
+    };
+    let labelled = Labelled::counted(counts, &analyzer, corpus, "cross-validation")?;
+    builder
+        .cross_validate_labelled(&labelled, folds, seed)
         .map(Some)
 }
