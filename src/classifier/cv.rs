@@ -69,7 +69,8 @@ impl Builder {
         seed: u64,
     ) -> Result<CvReport> {
         let analyzer = Analyzer::new(self.analysis.clone())?;
-        let labelled = Labelled::read(source, "cross-validation", &analyzer, reading)?;
+        let hashing = self.vectorizer.hashing;
+        let labelled = Labelled::read(source, "cross-validation", &analyzer, hashing, reading)?;
         let corpus = &labelled.corpus;
         let fold_of = folds(&corpus.ids, &labelled.classes, k, seed)?;
         let mut results = Vec::new();

@@ -5,7 +5,9 @@ use super::Reading;
 use crate::analyze::Analyzer;
 use crate::error::{Error, Result};
 use crate::flow::{fit_corpus, run_stages, transform_stages, Source};
-use crate::vectorize::{counting_config, matrix_row, FittedCorpus, MatrixBuilder, SparseRow};
+use crate::vectorize::{
+    counting_config, matrix_row, FittedCorpus, Hashing, MatrixBuilder, SparseRow, VectorizerConfig,
+};
 
 /// The counted corpus and each row's class id.
 #[derive(Debug)]
@@ -26,17 +28,22 @@ pub struct Appended {
 }
 
 impl Labelled {
-    /// Reads and counts `source`; every document needs a label, and there must be two classes
-    /// (`purpose` names the work in those errors).
+    /// Reads and counts `source`, its terms hashed when `hashing` says so; every document needs
+    /// a label, and there must be two classes (`purpose` names the work in those errors).
     pub fn read(
         source: Source,
         purpose: &str,
         analyzer: &Analyzer,
+        hashing: Option<Hashing>,
         reading: &mut Reading,
     ) -> Result<Self> {
         let name = source.name.clone();
         let (pipeline, note) = reading.parts();
-        let corpus = fit_corpus(source, analyzer, &counting_config(), pipeline, note)?;
+        let config = VectorizerConfig {
+            hashing,
+            ..counting_config()
+        };
+        let corpus = fit_corpus(source, analyzer, &config, pipeline, note)?;
         let classes = corpus.training_ids(&name, purpose)?;
         Ok(Labelled { corpus, classes })
     }
@@ -82,7 +89,7 @@ impl Labelled {
             Ok(())
         })?;
         let first = self.classes.len();
-        self.corpus.matrix = builder.finish(vectorizer.terms().len())?;
+        self.corpus.matrix = builder.finish(vectorizer.n_features())?;
         for (class, id) in added {
             self.classes.push(class);
             self.corpus.ids.push(id);

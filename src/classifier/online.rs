@@ -62,10 +62,13 @@ impl OnlineLearner {
     fn start(
         kind: Kind,
         analysis: AnalyzerConfig,
-        vectorizer: VectorizerConfig,
+        mut vectorizer: VectorizerConfig,
         alpha: f64,
         multi_label: Option<u32>,
     ) -> Result<Self> {
+        // Naive Bayes counts every hashed occurrence as +1 (see `Kind::hashes_signed`).
+        let signed = kind.hashes_signed();
+        vectorizer.hashing = vectorizer.hashing.map(|h| h.with_sign(signed));
         let nb_kind = kind.naive_bayes().ok_or_else(|| {
             Error::Config(
                 "learn trains naive Bayes (mnb, cnb, bnb); train an SVM or k-NN with `train`"

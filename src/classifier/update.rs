@@ -13,7 +13,7 @@ use super::{class_id, Reading, TextClassifier};
 use crate::error::{Error, Result};
 use crate::flow::{fit_corpus, Source};
 use crate::model::{utc_now, Classifier, LabelSets};
-use crate::vectorize::{count_rows, counting_config, weigh_rows};
+use crate::vectorize::{count_rows, counting_config, weigh_rows, VectorizerConfig};
 
 /// What an update added.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,10 +40,14 @@ impl TextClassifier {
         }
         let (pipeline, note) = reading.parts();
         let mut label_sets = Vec::new();
+        let config = VectorizerConfig {
+            hashing: self.model.vectorizer.hashing(),
+            ..counting_config()
+        };
         let fitted = fit_corpus(
             source,
             &self.analyzer,
-            &counting_config(),
+            &config,
             pipeline,
             |entry| {
                 note(entry);
@@ -64,7 +68,7 @@ impl TextClassifier {
         // The new documents' counts, moved to the merged columns and weighted as the model
         // weighs (k-NN weighs its own counts).
         let all: Vec<usize> = (0..documents).collect();
-        let columns = merged.terms().len();
+        let columns = merged.n_features();
         let rows = if model.classifier.learns_counts() {
             count_rows(&fitted.matrix, &theirs, &all, columns)?
         } else {

@@ -298,11 +298,11 @@ pub fn run(args: TrainArgs) -> Result<Outcome> {
     if !args.runtime.quiet {
         eprintln!("bowline: {}", log.summary());
         eprintln!(
-            "bowline: trained {} on {} documents, {} classes, {} terms in {:.2} s -> {}",
+            "bowline: trained {} on {} documents, {} classes, {} in {:.2} s -> {}",
             model.classifier.name(),
             documents,
             model.labels.len(),
-            model.vectorizer.terms().len(),
+            super::features(&model.vectorizer),
             started.elapsed().as_secs_f64(),
             args.output.display()
         );
@@ -422,6 +422,11 @@ fn train_in_cluster(
             "cluster mode trains single-label models from a corpus path, untuned".into(),
         ));
     }
+    if args.weighting.hash_bits.is_some() {
+        return Err(Error::Config(
+            "cluster mode does not hash terms yet; train without --hash-bits".into(),
+        ));
+    }
     let (log, note) = super::cluster::shared_log(read.max_doc_bytes);
     let trained = bowline::cluster::train(cluster, builder, corpus, read, pipeline, note);
     let log = super::cluster::finished(&log)?;
@@ -441,14 +446,14 @@ fn train_in_cluster(
     if !args.runtime.quiet {
         eprintln!(
             "bowline: trained {} on {} documents across {} processes of {} workers ({} bytes of \
-             partial models gathered), {} classes, {} terms in {:.2} s -> {}",
+             partial models gathered), {} classes, {} in {:.2} s -> {}",
             model.classifier.name(),
             model.vectorizer.n_docs(),
             cluster.processes(),
             cluster.workers,
             exchanged,
             model.labels.len(),
-            model.vectorizer.terms().len(),
+            super::features(&model.vectorizer),
             started.elapsed().as_secs_f64(),
             args.output.display()
         );

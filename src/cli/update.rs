@@ -50,10 +50,10 @@ pub fn run(args: UpdateArgs) -> Result<Outcome> {
     if !args.runtime.quiet {
         eprintln!("bowline: {}", log.summary());
         eprintln!(
-            "bowline: updated with {} documents: {} classes, {} terms -> {}",
+            "bowline: updated with {} documents: {} classes, {} -> {}",
             updated.documents,
             model.labels.len(),
-            model.vectorizer.terms().len(),
+            super::features(&model.vectorizer),
             target.display()
         );
     }
