@@ -160,7 +160,7 @@ fn fit(
     let report = format!(
         "{} classes, {}, {} non-zeros -> {}",
         counted.classes.len(),
-        super::features(vectorizer),
+        super::features(&vectorizer),
         entries,
         job.output.display()
     );
