@@ -129,9 +129,32 @@ pub fn transform_stages<'a>(
     max_doc_bytes: u64,
     fused: bool,
 ) -> Vec<Stage<'a, Analyzed>> {
+    if vectorizer.hashing().is_some() {
+        let mut stages = analysis_stages(analyzer, max_doc_bytes, fused);
+        stages.push(hashed_transform_stage(vectorizer));
+        return stages;
+    }
     let fused_stage = || fused_transform_stage(analyzer, vectorizer);
     let counting = || transform_stage(vectorizer);
     counting_stages(analyzer, max_doc_bytes, fused, fused_stage, counting)
+}
+
+/// The transform's counting stage for hashed terms. The document's terms are kept (its text
+/// is not): a hashed model has no vocabulary to name a column by, so an explanation names it
+/// by the document's own terms that fell in it.
+fn hashed_transform_stage(vectorizer: &FittedVectorizer) -> Stage<'_, Analyzed> {
+    Stage::new("hash", move || {
+        let mut counter = RowCounter::default();
+        Box::new(move |batch: &mut Vec<Analyzed>| {
+            let mut tokens = 0;
+            for item in batch.iter_mut().filter(|i| i.entry.is_document()) {
+                vectorizer.transform_with(&mut counter, &item.terms, &mut item.counted);
+                tokens += u64::from(item.counted.length);
+                item.entry.doc.text = String::new();
+            }
+            Ok(tokens)
+        })
+    })
 }
 
 fn fused_transform_stage<'a>(

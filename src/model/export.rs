@@ -70,7 +70,11 @@ impl Serialize for Export<'_> {
         s.serialize_field("analysis", v.analyzer())?;
         s.serialize_field("vectorizer", v.config())?;
         s.serialize_field("documents", &v.n_docs())?;
-        s.serialize_field("vocabulary", &Strings(v.terms()))?;
+        // Hashed terms have no vocabulary: the export says how they are hashed instead.
+        match v.hashing() {
+            Some(hashing) => s.serialize_field("hashing", &hashing)?,
+            None => s.serialize_field("vocabulary", &Strings(v.terms()))?,
+        }
         s.serialize_field("df", v.df())?;
         s.serialize_field("idf", v.idf())?;
         s.serialize_field("classifier", &Exported(&m.classifier))?;
