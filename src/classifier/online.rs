@@ -180,7 +180,7 @@ impl OnlineLearner {
             return self.learn_labels(terms, &[class]);
         }
         self.vocabulary.learn(terms, &mut self.counted)?;
-        self.nb.grow(self.vocabulary.len(), self.labels.len());
+        self.nb.grow(self.vocabulary.columns(), self.labels.len());
         let row = &self.counted.row;
         self.nb.add(&row.indices, &row.values, class);
         self.info.docs_per_class[class as usize] += 1;
@@ -199,8 +199,8 @@ impl OnlineLearner {
             ));
         };
         self.vocabulary.learn(terms, &mut self.counted)?;
-        self.nb.grow(self.vocabulary.len(), self.labels.len());
-        all.grow(self.vocabulary.len(), 1);
+        self.nb.grow(self.vocabulary.columns(), self.labels.len());
+        all.grow(self.vocabulary.columns(), 1);
         let row = &self.counted.row;
         let mut distinct = classes.to_vec();
         distinct.sort_unstable();

@@ -66,6 +66,14 @@ impl GrowingVocabulary {
         }
     }
 
+    /// Number of columns a learned row's ids lie below: the terms, or 2^bits for hashed terms.
+    pub fn columns(&self) -> usize {
+        match self.config.hashing {
+            Some(_) => self.df.len(),
+            None => self.terms.len(),
+        }
+    }
+
     /// True before the first term.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
