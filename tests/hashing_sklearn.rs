@@ -22,7 +22,9 @@ fn strings(value: &serde_json::Value) -> Vec<&str> {
 
 fn terms_of(case: &serde_json::Value) -> Terms {
     let mut terms = Terms::new();
-    strings(&case["terms"]).into_iter().for_each(|t| terms.push(t));
+    strings(&case["terms"])
+        .into_iter()
+        .for_each(|t| terms.push(t));
     terms
 }
 
@@ -66,7 +68,10 @@ fn hashes_equal_scikit_learns_murmurhash3_32() {
     for case in fixture() {
         let hashes = case["hashes"].as_array().unwrap().iter();
         for (term, hash) in strings(&case["terms"]).into_iter().zip(hashes) {
-            assert_eq!(i64::from(murmurhash3_32(term.as_bytes())), hash.as_i64().unwrap());
+            assert_eq!(
+                i64::from(murmurhash3_32(term.as_bytes())),
+                hash.as_i64().unwrap()
+            );
         }
     }
 }

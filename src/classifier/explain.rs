@@ -3,9 +3,9 @@
 use serde::Serialize;
 
 use super::TextClassifier;
+use crate::analyze::Terms;
 use crate::error::Result;
 use crate::model::decision::argmax;
-use crate::analyze::Terms;
 use crate::vectorize::{Counted, DocumentCounter, FittedVectorizer};
 
 /// One term's part of a class's score.

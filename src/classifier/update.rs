@@ -44,18 +44,12 @@ impl TextClassifier {
             hashing: self.model.vectorizer.hashing(),
             ..counting_config()
         };
-        let fitted = fit_corpus(
-            source,
-            &self.analyzer,
-            &config,
-            pipeline,
-            |entry| {
-                note(entry);
-                if entry.is_document() {
-                    label_sets.push(entry.doc.label_set());
-                }
-            },
-        )?;
+        let fitted = fit_corpus(source, &self.analyzer, &config, pipeline, |entry| {
+            note(entry);
+            if entry.is_document() {
+                label_sets.push(entry.doc.label_set());
+            }
+        })?;
         let model = &mut self.model;
         let documents = fitted.labels.len();
         let (merged, ours, theirs) = model.vectorizer.extend(&fitted.vectorizer)?;

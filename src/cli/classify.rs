@@ -188,11 +188,9 @@ impl ResultWriter<'_> {
             }
             None => {
                 let best = self.decide.decide(&self.probabilities);
-                let explanation = self
-                    .explain
-                    .map(|(k, classifier)| {
-                        classifier.explanation_in(&item.counted, &item.terms, best, k)
-                    });
+                let explanation = self.explain.map(|(k, classifier)| {
+                    classifier.explanation_in(&item.counted, &item.terms, best, k)
+                });
                 self.format_result(&entry.doc.id, best, explanation)?;
             }
             Some(Skip::Failed(error)) if self.format == ClassifyFormat::Jsonl => {

@@ -319,7 +319,13 @@ impl FittedVectorizer {
         let ours = (0..self.df.len() as u32).collect();
         let theirs = pairs()
             .enumerate()
-            .map(|(column, pair)| if admitted(pair) { column as u32 } else { u32::MAX })
+            .map(|(column, pair)| {
+                if admitted(pair) {
+                    column as u32
+                } else {
+                    u32::MAX
+                }
+            })
             .collect();
         let merged = FittedVectorizer::from_parts(
             self.analyzer.clone(),

@@ -179,7 +179,10 @@ mod tests {
     fn bits_outside_the_range_are_refused() {
         for bits in [0, 3, 29, 64] {
             let message = Hashing::new(bits, true).unwrap_err().to_string();
-            assert!(message.contains("--hash-bits must be between 4 and 28"), "{message}");
+            assert!(
+                message.contains("--hash-bits must be between 4 and 28"),
+                "{message}"
+            );
         }
         assert_eq!(Hashing::new(28, false).unwrap().columns(), 1 << 28);
     }
