@@ -175,6 +175,25 @@ mod tests {
     }
 
     #[test]
+    fn a_negative_count_keeps_its_sign() {
+        use {Idf as I, Norm as N, Tf as T};
+        // Signed hashing's counts: each factor is that of the magnitude, with the count's sign.
+        let sub = 1.0 + 3f64.ln();
+        assert!(close(
+            &weigh(T::Sublinear, I::None, N::None, &[-3.0, 1.0], 4),
+            &[-sub, 1.0]
+        ));
+        assert!(close(
+            &weigh(T::Binary, I::None, N::None, &[-2.0, 5.0], 7),
+            &[-1.0, 1.0]
+        ));
+        assert!(close(
+            &weigh(T::Count, I::None, N::L2, &[-3.0, 4.0], 7),
+            &[-0.6, 0.8]
+        ));
+    }
+
+    #[test]
     fn an_empty_row_stays_empty_under_l2() {
         let mut values: Vec<f64> = Vec::new();
         Weighting::default().weigh(&[], &mut values, 0, &[]);
