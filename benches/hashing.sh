@@ -22,7 +22,7 @@ for trainer in "mnb --passes 2" "svm"; do
             read -r rss seconds < <(/usr/bin/time -f '%M %e' "$bowline" train "$train_set" \
                 -o "$out/m" -q "${flags[@]}" 2>&1 | tail -n 1)
             accuracy=$("$bowline" eval "$out/m" "$test_set" --json -q |
-                python3 -c 'import json, sys; print(f"{json.load(sys.stdin)[\"accuracy\"]:.4f}")')
+                python3 -c 'import json, sys; print("%.4f" % json.load(sys.stdin)["accuracy"])')
             printf '%-24s %-8s %-10s %6d MiB %7.2fs %9s %6d MiB\n' "$trainer" "$ngrams" \
                 "${features#--hash-bits }" $((rss / 1024)) "$seconds" "$accuracy" \
                 $(($(stat -c %s "$out/m") / 1048576))

@@ -4,25 +4,10 @@
 
 mod common;
 
-use std::path::Path;
-
 use bowline::classifier::OnlineLearner;
-use bowline::corpus::ReadOptions;
 use bowline::model::Kind;
-use bowline::{Source, TextClassifier};
-use common::{arg, bowline, fails_with, outcome, raw_counts};
-
-/// The bundled corpus's documents as `(label, text)` pairs, in corpus order.
-fn corpus_pairs() -> Vec<(String, String)> {
-    let source = Source::open(Path::new("corpora"), &ReadOptions::default()).unwrap();
-    source
-        .entries
-        .map(|mut entry| {
-            bowline::corpus::load_pending(&mut entry, u64::MAX);
-            (entry.doc.label.unwrap(), entry.doc.text)
-        })
-        .collect()
-}
+use bowline::TextClassifier;
+use common::{arg, bowline, corpus_pairs, fails_with, outcome, raw_counts};
 
 #[test]
 fn a_hashed_model_saves_loads_and_classifies_the_same() {
@@ -148,16 +133,19 @@ fn vectorize_writes_hashed_columns_that_a_saved_vocabulary_reproduces() {
         dir.path().join("vocab.json"),
         dir.path().join("b.svm"),
     );
-    let args = [
-        "vectorize",
-        "corpora",
-        "-o",
-        arg(&svm),
-        "--vocab",
-        arg(&vocab),
-    ];
     let written = bowline(
-        &[&args[..], &["--hash-bits", "8", "--min-df", "2"]].concat(),
+        &[
+            "vectorize",
+            "--hash-bits",
+            "8",
+            "--min-df",
+            "2",
+            "corpora",
+            "-o",
+            arg(&svm),
+            "--vocab",
+            arg(&vocab),
+        ],
         b"",
     );
     assert_eq!(outcome(&written).0, 0, "{}", outcome(&written).2);

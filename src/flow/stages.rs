@@ -131,30 +131,12 @@ pub fn transform_stages<'a>(
 ) -> Vec<Stage<'a, Analyzed>> {
     if vectorizer.hashing().is_some() {
         let mut stages = analysis_stages(analyzer, max_doc_bytes, fused);
-        stages.push(hashed_transform_stage(vectorizer));
+        stages.push(transform_stage(vectorizer));
         return stages;
     }
     let fused_stage = || fused_transform_stage(analyzer, vectorizer);
     let counting = || transform_stage(vectorizer);
     counting_stages(analyzer, max_doc_bytes, fused, fused_stage, counting)
-}
-
-/// The transform's counting stage for hashed terms. The document's terms are kept (its text
-/// is not): a hashed model has no vocabulary to name a column by, so an explanation names it
-/// by the document's own terms that fell in it.
-fn hashed_transform_stage(vectorizer: &FittedVectorizer) -> Stage<'_, Analyzed> {
-    Stage::new("hash", move || {
-        let mut counter = RowCounter::default();
-        Box::new(move |batch: &mut Vec<Analyzed>| {
-            let mut tokens = 0;
-            for item in batch.iter_mut().filter(|i| i.entry.is_document()) {
-                vectorizer.transform_with(&mut counter, &item.terms, &mut item.counted);
-                tokens += u64::from(item.counted.length);
-                item.entry.doc.text = String::new();
-            }
-            Ok(tokens)
-        })
-    })
 }
 
 fn fused_transform_stage<'a>(
@@ -177,7 +159,12 @@ fn fused_transform_stage<'a>(
 }
 
 /// The transform's counting stage: terms → fitted columns, then weighting, all on the workers.
+///
+/// For hashed terms the document's terms are kept (its text is not): a hashed model has no
+/// vocabulary to name a column by, so an explanation names it by the document's own terms that
+/// fell in it.
 pub fn transform_stage(vectorizer: &FittedVectorizer) -> Stage<'_, Analyzed> {
+    let hashed = vectorizer.hashing().is_some();
     Stage::new("count", move || {
         let mut counter = RowCounter::default();
         Box::new(move |batch: &mut Vec<Analyzed>| {
@@ -185,7 +172,10 @@ pub fn transform_stage(vectorizer: &FittedVectorizer) -> Stage<'_, Analyzed> {
             for item in batch.iter_mut().filter(|i| i.entry.is_document()) {
                 vectorizer.transform_with(&mut counter, &item.terms, &mut item.counted);
                 tokens += u64::from(item.counted.length);
-                release(item);
+                match hashed {
+                    true => item.entry.doc.text = String::new(),
+                    false => release(item),
+                }
             }
             Ok(tokens)
         })
