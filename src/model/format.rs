@@ -11,8 +11,9 @@
 //! (see [`Model::verify`]).
 //!
 //! Format 7 adds how terms are hashed (`--hash-bits`) at the end of the vectorizer; files of
-//! formats 3 to 6 are decoded as not hashed
-//! ([`before_hashing`](crate::vectorize::before_hashing)). Formats 3 to 5 end after the first CRC-32 with one postcard payload that holds everything.
+//! formats 3 to 6 are decoded as not hashed ([`before_hashing`]).
+//!
+//! Formats 3 to 5 end after the first CRC-32 with one postcard payload that holds everything.
 //! A truncated, corrupted, foreign or future file is recognised from the header before any
 //! decoding, and each case gets its own message. Files are written atomically.
 
