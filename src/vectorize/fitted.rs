@@ -68,7 +68,14 @@ struct StoredRef<'a> {
     df: &'a Table<u32>,
     #[serde(skip_serializing_if = "packed::derived::skipped")]
     idf: &'a Table<f64>,
+    #[serde(skip_serializing_if = "unhashed_outside_model_files")]
     hashing: Option<Hashing>,
+}
+
+/// Whether the hashing field is left out: when terms are not hashed, everywhere but in a model
+/// file of format 7, so that a vocabulary file (`vectorize --vocab`) reads as before.
+fn unhashed_outside_model_files(hashing: &Option<Hashing>) -> bool {
+    hashing.is_none() && !packed::sections::active()
 }
 
 /// A vocabulary with document frequencies and the analysis and weighting that produced it.
