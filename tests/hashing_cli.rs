@@ -133,21 +133,11 @@ fn vectorize_writes_hashed_columns_that_a_saved_vocabulary_reproduces() {
         dir.path().join("vocab.json"),
         dir.path().join("b.svm"),
     );
-    let written = bowline(
-        &[
-            "vectorize",
-            "--hash-bits",
-            "8",
-            "--min-df",
-            "2",
-            "corpora",
-            "-o",
-            arg(&svm),
-            "--vocab",
-            arg(&vocab),
-        ],
-        b"",
-    );
+    let mut args: Vec<&str> = "vectorize --hash-bits 8 --min-df 2 corpora -o"
+        .split(' ')
+        .collect();
+    args.extend([arg(&svm), "--vocab", arg(&vocab)]);
+    let written = bowline(&args, b"");
     assert_eq!(outcome(&written).0, 0, "{}", outcome(&written).2);
     let rows = std::fs::read_to_string(&svm).unwrap();
     let mut negative = false;
