@@ -223,3 +223,26 @@ fn cross_validation_runs_on_hashed_terms() {
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("over 3 folds"), "{stdout}");
 }
+
+/// The model `train corpora` writes with `flags` and `--hash-bits 14`, as JSON without the
+/// training record (which holds the time written).
+fn exported(flags: &[&str]) -> serde_json::Value {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("m.model");
+    let mut args: Vec<&str> = "train corpora --hash-bits 14 -q -o".split(' ').collect();
+    args.push(arg(&model));
+    args.extend(flags);
+    let (code, _, stderr) = outcome(&bowline(&args, b""));
+    assert_eq!(code, 0, "{flags:?}: {stderr}");
+    let exported = bowline(&["export", arg(&model), "--json"], b"");
+    let mut json: serde_json::Value = serde_json::from_slice(&exported.stdout).unwrap();
+    json.as_object_mut().unwrap().remove("training");
+    json
+}
+
+#[test]
+fn hashed_training_is_the_same_read_twice_or_staged() {
+    let once = exported(&["--classifier", "mnb", "--passes", "1"]);
+    assert_eq!(exported(&["--classifier", "mnb", "--passes", "2"]), once);
+    assert_eq!(exported(&["--staged"]), exported(&[]));
+}
