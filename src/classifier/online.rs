@@ -143,7 +143,7 @@ impl OnlineLearner {
         &self.labels
     }
 
-    /// The terms seen so far.
+    /// The terms seen so far; for hashed terms, the columns they reached.
     pub fn terms(&self) -> usize {
         self.vocabulary.len()
     }

@@ -236,9 +236,12 @@ impl VocabularyArgs {
 
     /// The vectorizer configuration, validated, with unset flags taken from `defaults`.
     pub fn config_over(&self, defaults: &VectorizerConfig) -> Result<VectorizerConfig> {
-        let hashing = match self.hash_bits {
-            Some(bits) => Some(Hashing::new(bits, true)?),
-            None => defaults.hashing,
+        // Signed until the kind decides (`Builder::vectorizer`); the same bits as `defaults`
+        // (an existing model's) keep its sign, so that repeating them changes nothing.
+        let hashing = match (self.hash_bits, defaults.hashing) {
+            (Some(bits), Some(kept)) if kept.bits() == bits => Some(kept),
+            (Some(bits), _) => Some(Hashing::new(bits, true)?),
+            (None, kept) => kept,
         };
         let config = VectorizerConfig {
             max_features: self.max_features.or(defaults.max_features),
