@@ -43,6 +43,14 @@ fn a_hashed_model_saves_loads_and_classifies_the_same() {
         .filter(|(label, text)| loaded.predict(text).unwrap().label == *label)
         .count();
     assert_eq!(right, pairs.len());
+    // An explanation names a column by the document's terms in it, when the text is at hand.
+    let hashing = loaded.model().vectorizer.hashing().unwrap();
+    let (column, _) = hashing.place("orbit");
+    let explained = loaded.explain("orbit", 1).unwrap();
+    assert_eq!(explained.terms[0].term, format!("#{column}=orbit"));
+    let counted = loaded.vectorize("orbit");
+    let unnamed = loaded.explanation(&counted, 2, 1);
+    assert_eq!(unnamed.terms[0].term, format!("#{column}"));
 }
 
 #[test]

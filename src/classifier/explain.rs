@@ -12,8 +12,9 @@ use crate::vectorize::{Counted, DocumentCounter, FittedVectorizer};
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TermContribution {
     /// The term, as the vocabulary spells it (a word pair with a space). For a model whose
-    /// terms are hashed it is the column, `#COLUMN=TERMS`: `#`, the column, and after `=` the
-    /// document's own terms that fell in it, joined by `|`, when they are known.
+    /// terms are hashed it is the column: `#COLUMN=TERMS`, the document's own terms that fell
+    /// in it joined by `|`, when they are known ([`TextClassifier::explain`],
+    /// [`TextClassifier::explanation_in`]), else `#COLUMN`.
     pub term: String,
     /// What it adds to the score (negative: what it takes away).
     pub contribution: f64,
@@ -116,7 +117,8 @@ impl TextClassifier {
 }
 
 /// How an explanation names column `column`: its term, or for hashed terms `#COLUMN=TERMS`
-/// with those of the document's `terms` that fall in it (see [`TermContribution::term`]).
+/// with those of the document's `terms` that fall in it, `#COLUMN` when `terms` is empty (see
+/// [`TermContribution::term`]).
 fn term_name(vectorizer: &FittedVectorizer, column: u32, terms: &Terms) -> String {
     let Some(hashing) = vectorizer.hashing() else {
         return vectorizer.terms()[column as usize].to_string();
@@ -126,5 +128,8 @@ fn term_name(vectorizer: &FittedVectorizer, column: u32, terms: &Terms) -> Strin
         .collect();
     names.sort_unstable();
     names.dedup();
-    format!("#{column}={}", names.join("|"))
+    match names.is_empty() {
+        true => format!("#{column}"),
+        false => format!("#{column}={}", names.join("|")),
+    }
 }

@@ -405,7 +405,8 @@ fn features_of(config: &VectorizerConfig, terms: &TermList) -> usize {
 pub struct VocabularyFile {
     /// Class names; the label written for a document is its class's position here.
     pub labels: Vec<String>,
-    /// The fitted vectorizer; svmlight column `j + 1` is `vectorizer.terms()[j]`.
+    /// The fitted vectorizer; svmlight column `j + 1` is `vectorizer.terms()[j]`, or for hashed
+    /// terms the column `j` they hash to.
     pub vectorizer: FittedVectorizer,
 }
 
