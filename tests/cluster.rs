@@ -533,3 +533,42 @@ fn update_by_one_two_and_three_processes_equals_one_process() {
         writes_as_one_process(dir.path(), &update, &[1, 2, 3], same_model);
     }
 }
+
+#[test]
+fn hashed_terms_by_one_two_and_three_processes_equal_one_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let hashed = ["--hash-bits", "12"];
+    let exact = [
+        &["train", "corpora", "--classifier", "mnb", "-q"][..],
+        EXACT,
+        &hashed,
+    ]
+    .concat();
+    writes_as_one_process(dir.path(), &exact, &[1, 2, 3], same_model);
+    let counted = [
+        &["train", "corpora", "--classifier", "cnb", "-q"][..],
+        &hashed,
+    ]
+    .concat();
+    writes_as_one_process(dir.path(), &counted, &[1, 2, 3], same_model);
+    let vectorize = [&["vectorize", "corpora", "-q"][..], &hashed].concat();
+    writes_as_one_process(dir.path(), &vectorize, &[1, 2, 3], same_bytes);
+    let model = dir.path().join("hashed.model");
+    let train = [
+        &[
+            "train",
+            "corpora",
+            "-q",
+            "--classifier",
+            "mnb",
+            "-o",
+            arg(&model),
+        ][..],
+        &hashed,
+    ];
+    assert_eq!(outcome(&bowline(&train.concat(), b"")).0, 0);
+    let update = ["update", arg(&model), "corpora", "-q"];
+    writes_as_one_process(dir.path(), &update, &[1, 2, 3], same_model);
+    let cv = [&["cv", "corpora", "-q", "--classifier", "mnb"][..], &hashed].concat();
+    same_output_as_one_process(dir.path(), &cv);
+}

@@ -10,19 +10,7 @@ use bowline::classifier::OnlineLearner;
 use bowline::corpus::ReadOptions;
 use bowline::model::{Decision, Kind};
 use bowline::{Reading, Source, TextClassifier};
-use common::raw_counts;
-
-/// The bundled corpus's documents as `(label, text)` pairs, in corpus order.
-fn corpus_pairs() -> Vec<(String, String)> {
-    let source = Source::open(Path::new("corpora"), &ReadOptions::default()).unwrap();
-    source
-        .entries
-        .map(|mut entry| {
-            bowline::corpus::load_pending(&mut entry, u64::MAX);
-            (entry.doc.label.unwrap(), entry.doc.text)
-        })
-        .collect()
-}
+use common::{corpus_pairs, raw_counts};
 
 #[test]
 fn a_classifier_fitted_on_the_corpus_labels_new_sentences() {

@@ -1,5 +1,5 @@
-//! Models of format 4 and of today's format 6, committed, load and classify as they did when they
-//! were written: any later change of the format must keep them readable. Each fixture was
+//! Models of format 4, 6 and of today's format 7, committed, load and classify as they did when
+//! they were written: any later change of the format must keep them readable. Each fixture was
 //! trained on `corpora/` (the commands are in tests/README.md) and the figures below are what
 //! `bowline classify --format jsonl --top 4 --explain 2` printed for it then.
 
@@ -260,5 +260,96 @@ fn a_complement_model_of_format_6_classifies_as_format_4_did() {
         let values: Vec<f64> = prediction.ranked.iter().map(|(_, p)| *p).collect();
         assert_eq!(values, ranked, "{text}");
         assert_eq!(model.explain(text, 2).unwrap().score, score, "{text}");
+    }
+}
+
+/// An SVM and a multinomial NB whose terms are hashed to 2^10 columns, in format 7: trained on four
+/// lines (`printf 'space\tthe rocket reached orbit around the moon\nspace\ta comet passed the moon
+/// and the stars\nfood\tbake the bread in a hot oven\nfood\ta soup of lentils with fresh
+/// bread\n'`) by `bowline train four.tsv -o M --hash-bits 10` (and `--classifier mnb`). They
+/// keep their hashing, and give three probes the label, scores and explanations they gave when
+/// written (`classify --format jsonl --explain 2`). With 2^10 columns "striker score" falls in
+/// the column of "the moon", which decides the third probe: a collision, named as such.
+#[test]
+fn hashed_models_of_format_7_load_and_classify_as_they_did() {
+    let probes = [
+        "a rocket to the moon",
+        "fresh bread from the oven",
+        "the striker scored a goal",
+    ];
+    type Then = (&'static str, f64, [(&'static str, f64); 2]);
+    let svm: [Then; 3] = [
+        (
+            "space",
+            0.5719675275902083,
+            [
+                ("#121=the moon", 0.178299699026088),
+                ("#414=moon", 0.178299699026088),
+            ],
+        ),
+        (
+            "food",
+            0.4828955239827649,
+            [
+                ("#495=bread", 0.15774786286679052),
+                ("#605=oven", 0.13443241028213704),
+            ],
+        ),
+        (
+            "food",
+            0.13471044469349297,
+            [
+                ("#121=striker score", 0.286163361399345),
+                ("#158=the", -0.20919231451446618),
+            ],
+        ),
+    ];
+    let mnb: [Then; 3] = [
+        (
+            "space",
+            3.1246942413617447,
+            [
+                ("#923=rocket", 1.045255035580321),
+                ("#121=the moon", 0.931448895353462),
+            ],
+        ),
+        (
+            "food",
+            3.1990449759852115,
+            [
+                ("#605=oven", 0.8721485386126544),
+                ("#38=fresh bread", 0.8652210053729509),
+            ],
+        ),
+        (
+            "space",
+            1.8424751577279812,
+            [
+                ("#121=striker score", 1.4949354840304778),
+                ("#158=the", 0.34753967369750355),
+            ],
+        ),
+    ];
+    for (name, signed, then) in [("svm", true, svm), ("mnb", false, mnb)] {
+        let path = format!("tests/fixtures/model-v7-{name}-hashed.bowline");
+        let bytes = std::fs::read(&path).unwrap();
+        assert_eq!(bytes[8..12], 7u32.to_le_bytes(), "{path}");
+        let model = TextClassifier::load(&path).unwrap();
+        let hashing = model.model().vectorizer.hashing().unwrap();
+        assert_eq!((hashing.bits(), hashing.signed()), (10, signed), "{path}");
+        assert!(model.model().vectorizer.terms().is_empty(), "{path}");
+        for (text, (label, score, terms)) in probes.iter().zip(then) {
+            let explanation = model.explain(text, 2).unwrap();
+            assert_eq!(model.predict(text).unwrap().label, label, "{path}: {text}");
+            assert_eq!(explanation.label, label, "{path}: {text}");
+            assert!((explanation.score - score).abs() < 1e-9, "{path}: {text}");
+            for (term, (was, contribution)) in explanation.terms.iter().zip(terms) {
+                assert_eq!(term.term, was, "{path}: {text}");
+                assert!(
+                    (term.contribution - contribution).abs() < 1e-9,
+                    "{path}: {text}"
+                );
+            }
+        }
     }
 }

@@ -69,12 +69,13 @@ impl Builder {
         seed: u64,
     ) -> Result<CvReport> {
         let analyzer = Analyzer::new(self.analysis.clone())?;
-        let labelled = Labelled::read(source, "cross-validation", &analyzer, reading)?;
+        let hashing = self.vectorizer.hashing;
+        let labelled = Labelled::read(source, "cross-validation", &analyzer, hashing, reading)?;
         self.cross_validate_labelled(&labelled, k, seed)
     }
 
     /// [`Builder::cross_validate`] on a corpus already read and counted (by a cluster's
-    /// workers, say) with this builder's analysis.
+    /// workers, say) with this builder's analysis and hashing.
     pub fn cross_validate_labelled(
         &self,
         labelled: &Labelled,

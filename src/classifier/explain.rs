@@ -3,14 +3,18 @@
 use serde::Serialize;
 
 use super::TextClassifier;
+use crate::analyze::Terms;
 use crate::error::Result;
 use crate::model::decision::argmax;
-use crate::vectorize::{Counted, DocumentCounter};
+use crate::vectorize::{Counted, DocumentCounter, FittedVectorizer};
 
 /// One term's part of a class's score.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TermContribution {
-    /// The term, as the vocabulary spells it (a word pair with a space).
+    /// The term, as the vocabulary spells it (a word pair with a space). For a model whose
+    /// terms are hashed it is the column: `#COLUMN=TERMS`, the document's own terms that fell
+    /// in it joined by `|`, when they are known ([`TextClassifier::explain`],
+    /// [`TextClassifier::explanation_in`]), else `#COLUMN`.
     pub term: String,
     /// What it adds to the score (negative: what it takes away).
     pub contribution: f64,
@@ -42,7 +46,15 @@ impl TextClassifier {
     /// [`predict`](TextClassifier::predict) gives) with the `k` terms that contributed most to
     /// its score.
     pub fn explain(&self, text: &str, k: usize) -> Result<Explanation> {
-        Ok(self.explain_counted(&self.vectorize(text), k))
+        let counted = self.vectorize(text);
+        let mut probabilities = vec![0.0; self.model.labels.len()];
+        self.probabilities(&counted, &mut probabilities);
+        let best = argmax(probabilities.iter().copied());
+        let mut terms = Terms::new();
+        if self.model.vectorizer.hashing().is_some() {
+            self.analyzer.worker().analyze(text, &mut terms);
+        }
+        Ok(self.explanation_in(&counted, &terms, best, k))
     }
 
     /// [`TextClassifier::explain`] for a document already counted and weighed.
@@ -69,13 +81,25 @@ impl TextClassifier {
     /// --explain` prints for the class it decided. `class` indexes [`labels`](TextClassifier::labels)
     /// (it panics beyond them, as indexing does).
     pub fn explanation(&self, counted: &Counted, class: usize, k: usize) -> Explanation {
+        self.explanation_in(counted, &Terms::new(), class, k)
+    }
+
+    /// [`TextClassifier::explanation`] of a document whose analyzed `terms` are at hand: a
+    /// model whose terms are hashed names each column by the terms of `terms` that fall in it.
+    pub fn explanation_in(
+        &self,
+        counted: &Counted,
+        terms: &Terms,
+        class: usize,
+        k: usize,
+    ) -> Explanation {
         let row = &counted.row;
         let parts = self
             .model
             .classifier
             .attribute(&row.indices, &row.values, class);
         let (top, other_terms) = parts.top(k);
-        let terms = self.model.vectorizer.terms();
+        let vectorizer = &self.model.vectorizer;
         Explanation {
             label: self.model.labels[class].clone(),
             score: parts.score,
@@ -83,11 +107,29 @@ impl TextClassifier {
             terms: top
                 .into_iter()
                 .map(|(j, contribution)| TermContribution {
-                    term: terms[j as usize].to_string(),
+                    term: term_name(vectorizer, j, terms),
                     contribution,
                 })
                 .collect(),
             other_terms,
         }
+    }
+}
+
+/// How an explanation names column `column`: its term, or for hashed terms `#COLUMN=TERMS`
+/// with those of the document's `terms` that fall in it, `#COLUMN` when `terms` is empty (see
+/// [`TermContribution::term`]).
+fn term_name(vectorizer: &FittedVectorizer, column: u32, terms: &Terms) -> String {
+    let Some(hashing) = vectorizer.hashing() else {
+        return vectorizer.terms()[column as usize].to_string();
+    };
+    let mut names: Vec<&str> = (terms.iter())
+        .filter(|term| hashing.place(term).0 == column)
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    match names.is_empty() {
+        true => format!("#{column}"),
+        false => format!("#{column}={}", names.join("|")),
     }
 }

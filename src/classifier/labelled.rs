@@ -8,7 +8,8 @@ use crate::analyze::Analyzer;
 use crate::error::{Error, Result};
 use crate::flow::{count_corpus, run_stages, transform_stages, Source};
 use crate::vectorize::{
-    counting_config, matrix_row, CountedCorpus, FittedCorpus, MatrixBuilder, SparseRow,
+    counting_config, matrix_row, CountedCorpus, FittedCorpus, Hashing, MatrixBuilder, SparseRow,
+    VectorizerConfig,
 };
 
 /// The counted corpus and each row's class id.
@@ -30,22 +31,27 @@ pub struct Appended {
 }
 
 impl Labelled {
-    /// Reads and counts `source`; every document needs a label, and there must be two classes
-    /// (`purpose` names the work in those errors).
+    /// Reads and counts `source`, its terms hashed when `hashing` says so; every document needs
+    /// a label, and there must be two classes (`purpose` names the work in those errors).
     pub fn read(
         source: Source,
         purpose: &str,
         analyzer: &Analyzer,
+        hashing: Option<Hashing>,
         reading: &mut Reading,
     ) -> Result<Self> {
         let name = source.name.clone();
         let (pipeline, note) = reading.parts();
-        let counted = count_corpus(source, analyzer, &counting_config(), pipeline, note)?;
+        let config = VectorizerConfig {
+            hashing,
+            ..counting_config()
+        };
+        let counted = count_corpus(source, analyzer, &config, pipeline, note)?;
         Self::counted(counted, analyzer, &name, purpose)
     }
 
-    /// The corpus at `name` counted with [`counting_config`] (by a cluster's workers, say), with
-    /// the checks of [`Labelled::read`].
+    /// The corpus at `name` counted with [`counting_config`] and the same hashing (by a
+    /// cluster's workers, say), with the checks of [`Labelled::read`].
     pub fn counted(
         counted: CountedCorpus,
         analyzer: &Analyzer,
@@ -98,7 +104,7 @@ impl Labelled {
             Ok(())
         })?;
         let first = self.classes.len();
-        self.corpus.matrix = builder.finish(vectorizer.terms().len())?;
+        self.corpus.matrix = builder.finish(vectorizer.n_features())?;
         for (class, id) in added {
             self.classes.push(class);
             self.corpus.ids.push(id);

@@ -58,7 +58,7 @@ use crate::corpus::Entry;
 use crate::error::Result;
 use crate::model::{Kind, Model, Trainer};
 use crate::pipeline::PipelineConfig;
-use crate::vectorize::VectorizerConfig;
+use crate::vectorize::{Hashing, VectorizerConfig};
 
 /// How a corpus is run through the pipeline: its threads and batches, and who hears of each
 /// entry read (to report warnings and count), in input order.
@@ -179,16 +179,33 @@ impl Builder {
         self
     }
 
-    /// Prunes and weighs terms with `vectorizer` instead of the kind's default.
+    /// Prunes and weighs terms with `vectorizer` instead of the kind's default. Hashed terms
+    /// carry a sign or not as the kind needs ([`Kind::hashes_signed`]), whatever `vectorizer`
+    /// says.
     pub fn vectorizer(mut self, vectorizer: VectorizerConfig) -> Self {
         self.trainer = self.trainer.with_weighting(vectorizer.weighting);
         self.vectorizer = vectorizer;
-        self
+        self.with_kinds_sign()
     }
 
     /// Trains with `trainer` (a kind and its parameters) instead of the kind's defaults.
     pub fn trainer(mut self, trainer: Trainer) -> Self {
         self.trainer = trainer.with_weighting(self.vectorizer.weighting);
+        self.with_kinds_sign()
+    }
+
+    /// Hashes terms into 2^`bits` columns instead of learning a vocabulary (`--hash-bits`):
+    /// the feature space then has a fixed size whatever the corpus. `bits` must lie in
+    /// [`HASH_BITS`](crate::vectorize::HASH_BITS), and `max_features` must be unset.
+    pub fn hash_bits(mut self, bits: u32) -> Result<Self> {
+        self.vectorizer.hashing = Some(Hashing::new(bits, self.kind().hashes_signed())?);
+        self.vectorizer.validate()?;
+        Ok(self)
+    }
+
+    fn with_kinds_sign(mut self) -> Self {
+        let signed = self.kind().hashes_signed();
+        self.vectorizer.hashing = self.vectorizer.hashing.map(|h| h.with_sign(signed));
         self
     }
 

@@ -62,10 +62,13 @@ impl OnlineLearner {
     fn start(
         kind: Kind,
         analysis: AnalyzerConfig,
-        vectorizer: VectorizerConfig,
+        mut vectorizer: VectorizerConfig,
         alpha: f64,
         multi_label: Option<u32>,
     ) -> Result<Self> {
+        // Naive Bayes counts every hashed occurrence as +1 (see `Kind::hashes_signed`).
+        let signed = kind.hashes_signed();
+        vectorizer.hashing = vectorizer.hashing.map(|h| h.with_sign(signed));
         let nb_kind = kind.naive_bayes().ok_or_else(|| {
             Error::Config(
                 "learn trains naive Bayes (mnb, cnb, bnb); train an SVM or k-NN with `train`"
@@ -140,7 +143,7 @@ impl OnlineLearner {
         &self.labels
     }
 
-    /// The terms seen so far.
+    /// The terms seen so far; for hashed terms, the columns they reached.
     pub fn terms(&self) -> usize {
         self.vocabulary.len()
     }
@@ -177,7 +180,7 @@ impl OnlineLearner {
             return self.learn_labels(terms, &[class]);
         }
         self.vocabulary.learn(terms, &mut self.counted)?;
-        self.nb.grow(self.vocabulary.len(), self.labels.len());
+        self.nb.grow(self.vocabulary.columns(), self.labels.len());
         let row = &self.counted.row;
         self.nb.add(&row.indices, &row.values, class);
         self.info.docs_per_class[class as usize] += 1;
@@ -196,8 +199,8 @@ impl OnlineLearner {
             ));
         };
         self.vocabulary.learn(terms, &mut self.counted)?;
-        self.nb.grow(self.vocabulary.len(), self.labels.len());
-        all.grow(self.vocabulary.len(), 1);
+        self.nb.grow(self.vocabulary.columns(), self.labels.len());
+        all.grow(self.vocabulary.columns(), 1);
         let row = &self.counted.row;
         let mut distinct = classes.to_vec();
         distinct.sort_unstable();

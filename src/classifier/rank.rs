@@ -53,7 +53,7 @@ pub fn rank_terms(
     if options.per_class && !matches!(options.by, RankBy::Chi2 | RankBy::Mi) {
         return Err(Error::Config("--per-class needs --by chi2 or mi".into()));
     }
-    let labelled = Labelled::read(source, "ranking", analyzer, reading)?;
+    let labelled = Labelled::read(source, "ranking", analyzer, None, reading)?;
     let corpus = &labelled.corpus;
     let all: Vec<usize> = (0..labelled.classes.len()).collect();
     let classes = corpus.classes.len();

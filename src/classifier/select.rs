@@ -103,7 +103,7 @@ impl Builder {
         options.greedy.validate()?;
         let name = source.name.clone();
         let analyzer = Analyzer::new(self.analysis.clone())?;
-        let mut labelled = Labelled::read(source, "selection", &analyzer, reading)?;
+        let mut labelled = Labelled::read(source, "selection", &analyzer, None, reading)?;
         let mut left_out = Vec::new();
         let (train, dev) = train_and_dev(
             &mut options,
@@ -360,7 +360,7 @@ fn select_columns(
     classes: usize,
 ) -> Result<Classifier> {
     let inner = trainer.fit(&columns_of(x, keep)?, labels, classes)?;
-    let mut columns = vec![u32::MAX; part.vectorizer.terms().len()];
+    let mut columns = vec![u32::MAX; part.vectorizer.n_features()];
     keep.iter()
         .enumerate()
         .for_each(|(new, &old)| columns[old] = new as u32);

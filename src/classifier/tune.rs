@@ -164,6 +164,14 @@ impl Builder {
         on_trial: impl Fn(usize, usize) + Sync,
     ) -> Result<TuneOutcome> {
         let started = Instant::now();
+        if self.vectorizer.hashing.is_some() {
+            // Its trials vary the analysis and min-df over one vocabulary counted once.
+            return Err(Error::Config(
+                "--tune cannot be used with --hash-bits: tuning searches settings over a \
+                 vocabulary; tune without hashing, then train with --hash-bits"
+                    .into(),
+            ));
+        }
         if options.folds < 2 || options.budget.is_nan() || options.budget <= 0.0 {
             return Err(Error::Config(
                 "--tune-folds must be at least 2 and --tune-budget above 0".into(),
@@ -394,7 +402,7 @@ fn count(
     };
     let analyzer = Analyzer::new(analysis.clone())?;
     let mut quiet = Reading::new(reading.pipeline.clone());
-    Labelled::read(source, "tuning", &analyzer, &mut quiet)
+    Labelled::read(source, "tuning", &analyzer, None, &mut quiet)
 }
 
 /// The analyses searched: stop words or not, stemming or not, words or word pairs, and

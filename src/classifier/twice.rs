@@ -60,7 +60,7 @@ impl Builder {
         }
         let (vectorizer, _) = survey.fitter.finish_rows(self.analysis.clone())?;
         let classes = survey.classes;
-        let features = vectorizer.terms().len();
+        let features = vectorizer.n_features();
         let mut nb = NaiveBayes::new(kind, alpha, priors, classes.len(), features)?;
         let docs_per_class =
             add_documents(&mut nb, open()?, &analyzer, &vectorizer, &classes, &quiet)?;
@@ -91,7 +91,7 @@ fn add_documents(
     let class_of: HashMap<&str, u32> = (0..classes.len() as u32)
         .map(|c| (classes[c as usize].as_str(), c))
         .collect();
-    let columns = vectorizer.terms().len();
+    let columns = vectorizer.n_features();
     let mut docs_per_class = vec![0u64; classes.len()];
     let (mut batch, mut ids) = (MatrixBuilder::default(), Vec::with_capacity(BATCH_ROWS));
     let pipeline = &reading.pipeline;

@@ -13,7 +13,7 @@ use super::{class_id, Reading, TextClassifier};
 use crate::error::{Error, Result};
 use crate::flow::{count_corpus, Source};
 use crate::model::{utc_now, Classifier, LabelSets};
-use crate::vectorize::{count_rows, counting_config, weigh_rows, CountedCorpus};
+use crate::vectorize::{count_rows, counting_config, weigh_rows, CountedCorpus, VectorizerConfig};
 
 /// What an update added.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,7 +41,7 @@ impl TextClassifier {
         let counted = count_corpus(
             source,
             &self.analyzer,
-            &counting_config(),
+            &self.update_config(),
             pipeline,
             |entry| {
                 note(entry);
@@ -53,9 +53,18 @@ impl TextClassifier {
         self.update_counted(counted, &label_sets, &name)
     }
 
+    /// How new documents are counted for an update: raw counts over every term, hashed as the
+    /// model hashes.
+    pub fn update_config(&self) -> VectorizerConfig {
+        VectorizerConfig {
+            hashing: self.model.vectorizer.hashing(),
+            ..counting_config()
+        }
+    }
+
     /// Learns documents of the corpus at `name` already analyzed and counted with
-    /// [`counting_config`] (by a cluster's workers, say), with each document's label set, as
-    /// [`TextClassifier::update_source`] does.
+    /// [`TextClassifier::update_config`] (by a cluster's workers, say), with each document's
+    /// label set, as [`TextClassifier::update_source`] does.
     pub fn update_counted(
         &mut self,
         counted: CountedCorpus,
@@ -76,7 +85,7 @@ impl TextClassifier {
         // The new documents' counts, moved to the merged columns and weighted as the model
         // weighs (k-NN weighs its own counts).
         let all: Vec<usize> = (0..documents).collect();
-        let columns = merged.terms().len();
+        let columns = merged.n_features();
         let rows = if model.classifier.learns_counts() {
             count_rows(&fitted.matrix, &theirs, &all, columns)?
         } else {

@@ -8,7 +8,7 @@ use bowline::analyze::{AnalyzerConfig, Language, StopWords};
 use bowline::corpus::{InputFormat, ReadOptions, DEFAULT_MAX_DOC_BYTES};
 use bowline::model::{CostMatrix, Decision};
 use bowline::pipeline::{default_threads, PipelineConfig};
-use bowline::vectorize::{DfBound, Idf, Norm, Tf, VectorizerConfig, Weighting};
+use bowline::vectorize::{DfBound, Hashing, Idf, Norm, Tf, VectorizerConfig, Weighting};
 use bowline::{Error, Result};
 
 /// The largest accepted `--max-doc-bytes` (100 MiB). A document's terms live in one buffer with
@@ -215,12 +215,18 @@ pub struct VocabularyArgs {
     /// Keep only the N most frequent terms [default: all].
     #[arg(long, value_name = "N")]
     pub max_features: Option<usize>,
+    /// Hash terms into 2^B columns (B from 4 to 28) instead of learning a vocabulary, as
+    /// scikit-learn's HashingVectorizer: memory for the features is fixed whatever the corpus.
+    /// The SVM (and `vectorize`) keep the hash's sign, naive Bayes and k-NN count +1. min-df and
+    /// max-df apply to columns; --max-features cannot be given [default: a vocabulary].
+    #[arg(long, value_name = "B")]
+    pub hash_bits: Option<u32>,
 }
 
 impl VocabularyArgs {
     /// True when any of these flags was given.
     pub fn any_set(&self) -> bool {
-        self.weighting.any_set() || self.max_features.is_some()
+        self.weighting.any_set() || self.max_features.is_some() || self.hash_bits.is_some()
     }
 
     /// The vectorizer configuration, validated, with unset flags taken from the library defaults.
@@ -230,8 +236,16 @@ impl VocabularyArgs {
 
     /// The vectorizer configuration, validated, with unset flags taken from `defaults`.
     pub fn config_over(&self, defaults: &VectorizerConfig) -> Result<VectorizerConfig> {
+        // Signed until the kind decides (`Builder::vectorizer`); the same bits as `defaults`
+        // (an existing model's) keep its sign, so that repeating them changes nothing.
+        let hashing = match (self.hash_bits, defaults.hashing) {
+            (Some(bits), Some(kept)) if kept.bits() == bits => Some(kept),
+            (Some(bits), _) => Some(Hashing::new(bits, true)?),
+            (None, kept) => kept,
+        };
         let config = VectorizerConfig {
             max_features: self.max_features.or(defaults.max_features),
+            hashing,
             ..self.weighting.config_over(defaults)?
         };
         config.validate()?;
@@ -262,6 +276,7 @@ impl WeightingArgs {
             max_df: self.max_df.unwrap_or(defaults.max_df),
             max_features: defaults.max_features,
             weighting,
+            hashing: defaults.hashing,
         };
         config.validate()?;
         Ok(config)

@@ -255,7 +255,8 @@ impl<'m> ResultWriter<'m> {
                     .multi
                     .map_or(Vec::new(), |m| m.decision.predict(&self.probabilities));
                 let explanations = self.explain.map(|(k, classifier)| {
-                    let explain = |&c: &usize| classifier.explanation(&item.counted, c, k);
+                    let explain =
+                        |&c: &usize| classifier.explanation_in(&item.counted, &item.terms, c, k);
                     chosen.iter().map(explain).collect::<Vec<_>>()
                 });
                 let (labels, scores) = (self.labels, &self.probabilities);
@@ -266,9 +267,9 @@ impl<'m> ResultWriter<'m> {
             }
             None => {
                 let best = self.decide.decide(&self.probabilities);
-                let explanation = self
-                    .explain
-                    .map(|(k, classifier)| classifier.explanation(&item.counted, best, k));
+                let explanation = self.explain.map(|(k, classifier)| {
+                    classifier.explanation_in(&item.counted, &item.terms, best, k)
+                });
                 self.format_result(&entry.doc.id, best, explanation)?;
             }
             Some(Skip::Failed(error)) if self.format == ClassifyFormat::Jsonl => {

@@ -18,6 +18,11 @@ and vectorizer (the settings that turn text into a row); documents (N, the train
 vocabulary (column j is vocabulary[j]); df[j]; idf[j]; classifier; training (corpora, documents
 per class, bowline version, what train --tune chose, date).
 
+A model trained with --hash-bits has hashing {bits, signed} instead of vocabulary: term t's
+column is |h| mod 2^bits, h being MurmurHash3 (x86, 32 bits, seed 0) of its UTF-8 bytes as a
+signed integer; when signed, each occurrence counts -1 if h < 0 (scikit-learn's
+HashingVectorizer). count_j is then the column's signed sum, and tf applies to its magnitude.
+
 A document's row: x_j = tf(count_j) * idf[j] for each vocabulary term it contains (tf count:
 count; binary: 1; sublinear: 1 + ln count; frequency: count over the document's number of
 terms, in the vocabulary or not), scaled to unit length when vectorizer.weighting.norm is l2.

@@ -12,7 +12,7 @@ use super::Outcome;
 use bowline::analyze::{AnalyzerConfig, StopWords};
 use bowline::model::multilabel::PerLabel;
 use bowline::model::{Classifier, NbKind, Priors, Similarity, TermBasis, TrainingInfo};
-use bowline::vectorize::{DfBound, VectorizerConfig};
+use bowline::vectorize::{DfBound, Hashing, VectorizerConfig};
 use bowline::{Result, TextClassifier};
 
 /// Flags of `bowline inspect`.
@@ -37,9 +37,13 @@ struct Inspection<'a> {
     kind: &'static str,
     /// Each class and its training documents.
     classes: Vec<ClassSize<'a>>,
-    /// Terms in the vocabulary, and the documents it was fitted on.
+    /// Terms in the vocabulary (for hashed terms, the columns some document reached), and the
+    /// documents it was fitted on.
     terms: usize,
     documents: u32,
+    /// How terms are hashed to columns, for a model trained with `--hash-bits`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hashing: Option<Hashing>,
     analysis: &'a AnalyzerConfig,
     vectorizer: &'a VectorizerConfig,
     /// The classifier's own parameters.
@@ -65,12 +69,13 @@ struct TopTerms<'a> {
 #[derive(Serialize)]
 struct ClassTop<'a> {
     label: &'a str,
-    terms: Vec<TermValue<'a>>,
+    terms: Vec<TermValue>,
 }
 
 #[derive(Serialize)]
-struct TermValue<'a> {
-    term: &'a str,
+struct TermValue {
+    /// The term, or for hashed terms its column, `#COLUMN`.
+    term: String,
     value: f64,
 }
 
@@ -91,8 +96,12 @@ pub fn run(args: InspectArgs) -> Result<Outcome> {
                 training_documents: docs.get(c).copied().unwrap_or(0),
             })
             .collect(),
-        terms: terms.len(),
+        terms: match vectorizer.hashing() {
+            Some(_) => vectorizer.df().iter().filter(|&&d| d > 0).count(),
+            None => terms.len(),
+        },
         documents: vectorizer.n_docs(),
+        hashing: vectorizer.hashing(),
         analysis: vectorizer.analyzer(),
         vectorizer: vectorizer.config(),
         classifier: parameters(&model.classifier),
@@ -105,7 +114,10 @@ pub fn run(args: InspectArgs) -> Result<Outcome> {
                     label,
                     terms: (kept.iter())
                         .map(|&(j, value)| TermValue {
-                            term: &terms[j as usize],
+                            term: match vectorizer.hashing() {
+                                Some(_) => format!("#{j}"),
+                                None => terms[j as usize].to_string(),
+                            },
                             value,
                         })
                         .collect(),
@@ -199,10 +211,18 @@ fn text(inspection: &Inspection, classifier: &Classifier) -> String {
             sizes.join(", ")
         ),
     );
-    line(
-        "vocabulary",
-        format!("{} terms from {} documents", i.terms, i.documents),
-    );
+    let vocabulary = match i.hashing {
+        Some(h) => format!(
+            "none: terms hashed (MurmurHash3) to 2^{} columns, {}; {} columns reached by {} \
+             documents; top terms are columns (#COLUMN)",
+            h.bits(),
+            if h.signed() { "signed" } else { "unsigned" },
+            i.terms,
+            i.documents
+        ),
+        None => format!("{} terms from {} documents", i.terms, i.documents),
+    };
+    line("vocabulary", vocabulary);
     line("analysis", analysis_text(i.analysis));
     line("weighting", weighting_text(i.vectorizer));
     let t = i.training;

@@ -51,12 +51,12 @@ pub fn run(args: MergeArgs) -> Result<Outcome> {
     if !args.quiet {
         let model = merged.model();
         eprintln!(
-            "bowline: merged {} {} models: {} documents, {} classes, {} terms -> {}",
+            "bowline: merged {} {} models: {} documents, {} classes, {} -> {}",
             args.models.len(),
             model.classifier.name(),
             model.vectorizer.n_docs(),
             model.labels.len(),
-            model.vectorizer.terms().len(),
+            super::features(&model.vectorizer),
             args.output.display()
         );
     }

@@ -298,11 +298,11 @@ pub fn run(args: TrainArgs) -> Result<Outcome> {
     if !args.runtime.quiet {
         eprintln!("bowline: {}", log.summary());
         eprintln!(
-            "bowline: trained {} on {} documents, {} classes, {} terms in {:.2} s -> {}",
+            "bowline: trained {} on {} documents, {} classes, {} in {:.2} s -> {}",
             model.classifier.name(),
             documents,
             model.labels.len(),
-            model.vectorizer.terms().len(),
+            super::features(&model.vectorizer),
             started.elapsed().as_secs_f64(),
             args.output.display()
         );
@@ -442,14 +442,14 @@ fn train_in_cluster(
     if !args.runtime.quiet {
         eprintln!(
             "bowline: trained {} on {} documents across {} processes of {} workers ({} bytes of \
-             {method} gathered), {} classes, {} terms in {:.2} s -> {}",
+             {method} gathered), {} classes, {} in {:.2} s -> {}",
             model.classifier.name(),
             model.vectorizer.n_docs(),
             cluster.processes(),
             cluster.workers,
             exchanged,
             model.labels.len(),
-            model.vectorizer.terms().len(),
+            super::features(&model.vectorizer),
             started.elapsed().as_secs_f64(),
             args.output.display()
         );

@@ -101,10 +101,10 @@ fn save(
     }
     if !args.runtime.quiet {
         eprintln!(
-            "bowline: updated with {} documents: {} classes, {} terms -> {}",
+            "bowline: updated with {} documents: {} classes, {} -> {}",
             updated.documents,
             model.labels.len(),
-            model.vectorizer.terms().len(),
+            super::features(&model.vectorizer),
             target.display()
         );
     }

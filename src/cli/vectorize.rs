@@ -173,9 +173,9 @@ fn fit(
         );
     }
     let report = format!(
-        "{} classes, {} terms, {} non-zeros -> {}",
+        "{} classes, {}, {} non-zeros -> {}",
         counted.classes.len(),
-        vectorizer.terms().len(),
+        super::features(&vectorizer),
         entries,
         job.output.display()
     );
@@ -254,8 +254,8 @@ fn transform(job: &Job, vocabulary: &VocabularyFile, log: &mut ReadLog) -> Resul
     })?;
     output.commit()?;
     let report = format!(
-        "{rows} rows over {} terms, {oov} out-of-vocabulary terms -> {}",
-        vocabulary.vectorizer.terms().len(),
+        "{rows} rows over {}, {oov} out-of-vocabulary terms -> {}",
+        super::features(&vocabulary.vectorizer),
         job.output.display()
     );
     Ok(report)

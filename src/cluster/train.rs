@@ -14,7 +14,7 @@ use crate::model::merge::exact_settings;
 use crate::model::{merge, Model, Part, TrainingInfo};
 use crate::pipeline::PipelineConfig;
 use crate::report::settings::{analysis_flags, weighting_flags};
-use crate::vectorize::counting_config;
+use crate::vectorize::{counting_config, VectorizerConfig};
 
 /// A model trained by a cluster, on process 0.
 #[derive(Debug)]
@@ -173,7 +173,7 @@ pub fn update(
     note: super::Note,
 ) -> Result<Option<Updated>> {
     let analyzer = classifier.analyzer().clone();
-    let config = counting_config();
+    let config = classifier.update_config();
     let counted = count_corpus(cluster, corpus, &analyzer, &config, options, pipeline, note)?;
     let Some(GatheredCounts {
         counts, label_sets, ..
@@ -199,7 +199,10 @@ pub fn cross_validate(
     note: super::Note,
 ) -> Result<Option<CvReport>> {
     let analyzer = Analyzer::new(builder.analysis_config().clone())?;
-    let config = counting_config();
+    let config = VectorizerConfig {
+        hashing: builder.vectorizer_config().hashing,
+        ..counting_config()
+    };
     let counted = count_corpus(cluster, corpus, &analyzer, &config, options, pipeline, note)?;
     let Some(GatheredCounts { counts, .. }) = counted else {
         return Ok(None);

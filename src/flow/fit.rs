@@ -2,7 +2,7 @@
 
 use std::collections::BTreeSet;
 
-use super::{fit_stages, run_stages, Analyzed, Source};
+use super::{fit_stages, hashed_fit_stages, run_stages, Analyzed, Source};
 use crate::analyze::Analyzer;
 use crate::corpus::Entry;
 use crate::error::Result;
@@ -127,13 +127,13 @@ fn fit_documents(
     mut each: impl FnMut(&mut CountRows, Analyzed),
 ) -> Result<(Fitter, Vec<StageStats>)> {
     let mut fitter = Fitter::new(config.clone())?;
+    let hashing = fitter.hashing();
     let (interner, rows) = fitter.parts();
-    let stages = fit_stages(
-        analyzer,
-        interner,
-        source.max_doc_bytes,
-        pipeline.is_fused(),
-    );
+    let (max_doc_bytes, fused) = (source.max_doc_bytes, pipeline.is_fused());
+    let stages = match hashing {
+        Some(hashing) => hashed_fit_stages(analyzer, hashing, max_doc_bytes, fused),
+        None => fit_stages(analyzer, interner, max_doc_bytes, fused),
+    };
     let stats = run_stages(source.entries, pipeline, stages, |item| {
         on_entry(&item.entry);
         if item.entry.is_document() {

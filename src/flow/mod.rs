@@ -19,7 +19,7 @@ mod stages;
 
 pub use fit::{count_corpus, fit_corpus, survey_corpus, Survey};
 pub use source::{open, Source};
-pub use stages::{fit_stage, fit_stages, transform_stage, transform_stages};
+pub use stages::{fit_stage, fit_stages, hashed_fit_stages, transform_stage, transform_stages};
 
 use crate::analyze::{Analyzer, AnalyzerWorker, Step, Terms};
 use crate::corpus::{load_pending, Entries, Entry};

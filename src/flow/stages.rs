@@ -4,7 +4,9 @@
 use super::{analysis_stages, read_stage, Analyzed};
 use crate::analyze::{Analyzer, Terms};
 use crate::pipeline::Stage;
-use crate::vectorize::{DocumentCounter, FittedVectorizer, Interner, RowCounter};
+use crate::vectorize::{
+    DocumentCounter, FittedVectorizer, HashedCounter, Hashing, Interner, RowCounter,
+};
 
 /// Once counted, a document's text and terms are not needed any more; freeing them on the worker
 /// keeps that cost off the collecting thread.
@@ -52,6 +54,30 @@ pub fn fit_stages<'a>(
     let fused_stage = || fused_fit_stage(analyzer, interner);
     let counting = || fit_stage(interner);
     counting_stages(analyzer, max_doc_bytes, fused, fused_stage, counting)
+}
+
+/// The stages of a fit whose terms are hashed: reading and analysis, then each term's text
+/// hashed to its column. There is no interner to share, so nothing grows with the vocabulary.
+pub fn hashed_fit_stages(
+    analyzer: &Analyzer,
+    hashing: Hashing,
+    max_doc_bytes: u64,
+    fused: bool,
+) -> Vec<Stage<'_, Analyzed>> {
+    let mut stages = analysis_stages(analyzer, max_doc_bytes, fused);
+    stages.push(Stage::new("hash", move || {
+        let mut counter = HashedCounter::default();
+        Box::new(move |batch: &mut Vec<Analyzed>| {
+            let mut tokens = 0;
+            for item in batch.iter_mut().filter(|i| i.entry.is_document()) {
+                counter.count(hashing, &item.terms, |_| true, &mut item.counted);
+                tokens += u64::from(item.counted.length);
+                release(item);
+            }
+            Ok(tokens)
+        })
+    }));
+    stages
 }
 
 /// Reading and analysis followed by a counting stage; or, in the fused layout of an analysis
@@ -103,6 +129,11 @@ pub fn transform_stages<'a>(
     max_doc_bytes: u64,
     fused: bool,
 ) -> Vec<Stage<'a, Analyzed>> {
+    if vectorizer.hashing().is_some() {
+        let mut stages = analysis_stages(analyzer, max_doc_bytes, fused);
+        stages.push(transform_stage(vectorizer));
+        return stages;
+    }
     let fused_stage = || fused_transform_stage(analyzer, vectorizer);
     let counting = || transform_stage(vectorizer);
     counting_stages(analyzer, max_doc_bytes, fused, fused_stage, counting)
@@ -128,7 +159,12 @@ fn fused_transform_stage<'a>(
 }
 
 /// The transform's counting stage: terms → fitted columns, then weighting, all on the workers.
+///
+/// For hashed terms the document's terms are kept (its text is not): a hashed model has no
+/// vocabulary to name a column by, so an explanation names it by the document's own terms that
+/// fell in it.
 pub fn transform_stage(vectorizer: &FittedVectorizer) -> Stage<'_, Analyzed> {
+    let hashed = vectorizer.hashing().is_some();
     Stage::new("count", move || {
         let mut counter = RowCounter::default();
         Box::new(move |batch: &mut Vec<Analyzed>| {
@@ -136,7 +172,10 @@ pub fn transform_stage(vectorizer: &FittedVectorizer) -> Stage<'_, Analyzed> {
             for item in batch.iter_mut().filter(|i| i.entry.is_document()) {
                 vectorizer.transform_with(&mut counter, &item.terms, &mut item.counted);
                 tokens += u64::from(item.counted.length);
-                release(item);
+                match hashed {
+                    true => item.entry.doc.text = String::new(),
+                    false => release(item),
+                }
             }
             Ok(tokens)
         })

@@ -16,6 +16,11 @@
 //!   contains, then scaled to unit length when `norm` is `l2`, with tf `count`: `count_j`,
 //!   `binary`: 1, `sublinear`: `1 + ln count_j`, `frequency`: `count_j` over the document's
 //!   number of terms, in the vocabulary or not.
+//! - `hashing`, instead of `vocabulary`, for a model whose terms are hashed (`--hash-bits`):
+//!   `bits` and `signed`. Term `t`'s column is `|h| mod 2^bits`, `h` being MurmurHash3 (x86, 32
+//!   bits, seed 0) of its UTF-8 bytes as a signed integer; when `signed`, each occurrence counts
+//!   -1 where `h < 0`, as scikit-learn's `HashingVectorizer(alternate_sign=True)`. `count_j` is
+//!   the column's signed sum, and tf applies to its magnitude, keeping its sign.
 //! - `classifier`, by its `type`:
 //!   - `svm`: `weights[c][j]` and `intercepts[c]`; class `c`'s decision value is
 //!     `Σ_j weights[c][j] · x_j + intercepts[c]`, the highest wins. `calibration`, when present,
@@ -70,7 +75,11 @@ impl Serialize for Export<'_> {
         s.serialize_field("analysis", v.analyzer())?;
         s.serialize_field("vectorizer", v.config())?;
         s.serialize_field("documents", &v.n_docs())?;
-        s.serialize_field("vocabulary", &Strings(v.terms()))?;
+        // Hashed terms have no vocabulary: the export says how they are hashed instead.
+        match v.hashing() {
+            Some(hashing) => s.serialize_field("hashing", &hashing)?,
+            None => s.serialize_field("vocabulary", &Strings(v.terms()))?,
+        }
         s.serialize_field("df", v.df())?;
         s.serialize_field("idf", v.idf())?;
         s.serialize_field("classifier", &Exported(&m.classifier))?;

@@ -1,6 +1,6 @@
 //! The model file: everything needed to classify text the way the model was trained.
 //!
-//! Layout (format 6): the 8 magic bytes `BOWLINE\x01`, the format version (u32, little-endian),
+//! Layout (formats 6 and 7): the 8 magic bytes `BOWLINE\x01`, the format version (u32, little-endian),
 //! the length (u64) and CRC-32 (u32) of the postcard part, the length (u64) and CRC-32 (u32) of
 //! the array sections, 4 zero bytes; then the sections, raw little-endian arrays each at a
 //! multiple of 8 bytes, which a loaded model uses where they lie in the mapped file (see
@@ -9,6 +9,9 @@
 //! postcard part's CRC-32 and that every array lies within the file, but not the sections'
 //! CRC-32: reading all of a 90 MB model to check it would cost more than the rest of loading
 //! (see [`Model::verify`]).
+//!
+//! Format 7 adds how terms are hashed (`--hash-bits`) at the end of the vectorizer; files of
+//! formats 3 to 6 are decoded as not hashed ([`before_hashing`]).
 //!
 //! Formats 3 to 5 end after the first CRC-32 with one postcard payload that holds everything.
 //! A truncated, corrupted, foreign or future file is recognised from the header before any
@@ -22,14 +25,16 @@ use serde::{Deserialize, Serialize};
 use super::{Classifier, TrainingInfo};
 use crate::error::{Error, Result};
 use crate::packed::sections::{self, Backing};
-use crate::vectorize::FittedVectorizer;
+use crate::vectorize::{before_hashing, FittedVectorizer};
 
 const MAGIC: &[u8; 8] = b"BOWLINE\x01";
-/// The format this bowline writes. It reads this one and the earlier ones: 5 (multi-label
-/// models), 4 (the same without them) and those in [`legacy`].
-pub const FORMAT_VERSION: u32 = 6;
+/// The format this bowline writes. It reads this one and the earlier ones: 6 (the same without
+/// hashed terms), 5 (multi-label models), 4 (the same without them) and those in [`legacy`].
+pub const FORMAT_VERSION: u32 = 7;
 /// The first format with array sections.
 const SECTIONS_VERSION: u32 = 6;
+/// The first format whose vectorizer says how terms are hashed.
+const HASHING_VERSION: u32 = 7;
 const HEADER: usize = 8 + 4 + 8 + 4;
 /// Format 6's header: [`HEADER`], then the sections' length and CRC-32 and 4 bytes that align
 /// the sections.
@@ -93,24 +98,31 @@ impl Model {
     /// Decodes a model; `path` names the file in error messages. A model of format 6 is copied
     /// once, to memory aligned for its arrays.
     pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Self> {
-        if check_header(bytes, path)? == SECTIONS_VERSION {
+        if check_header(bytes, path)? >= SECTIONS_VERSION {
             return Model::from_backing(Arc::new(Backing::copied(bytes)), path);
         }
-        let model = match version_of(bytes) {
+        let model = before_hashing(|| match version_of(bytes) {
             legacy::VERSION_3 => legacy::decode_3(&bytes[HEADER..]),
             _ => postcard::from_bytes(&bytes[HEADER..]).map_err(|e| e.to_string()),
-        };
+        });
         let model = model.map_err(|e| corrupted(path, e))?;
         model.checked(path)
     }
 
-    /// Decodes a model of format 6 whose header [`check_header`] accepted.
+    /// Decodes a model of format 6 or 7 whose header [`check_header`] accepted.
     fn from_backing(backing: Arc<Backing>, path: &Path) -> Result<Self> {
         let bytes = backing.bytes();
         let meta_start = HEADER_6 + u64_at(bytes, 24) as usize;
-        let decoded = sections::with_sections(&backing, HEADER_6..meta_start, || {
-            postcard::from_bytes::<Model>(&bytes[meta_start..])
-        });
+        let decode = || {
+            sections::with_sections(&backing, HEADER_6..meta_start, || {
+                postcard::from_bytes::<Model>(&bytes[meta_start..])
+            })
+        };
+        let decoded = if version_of(bytes) < HASHING_VERSION {
+            before_hashing(decode)
+        } else {
+            decode()
+        };
         let model = decoded.map_err(|e| corrupted(path, e))?;
         model.checked(path)
     }
@@ -142,7 +154,7 @@ impl Model {
                 "corrupted model file: {labels} class names for a classifier of {classes} classes"
             ));
         }
-        let (terms, features) = (self.vectorizer.terms().len(), self.classifier.features());
+        let (terms, features) = (self.vectorizer.n_features(), self.classifier.features());
         if features != terms {
             return Err(format!(
                 "corrupted model file: {terms} terms for a classifier of {features} features"
@@ -180,7 +192,7 @@ impl Model {
         // under it: reading a removed page raises SIGBUS. That risk is the price of not copying;
         // a program that keeps a model for long uses `Model::read` instead.
         if let Ok(map) = unsafe { memmap2::Mmap::map(&file) } {
-            if check_header(&map, path)? == SECTIONS_VERSION {
+            if check_header(&map, path)? >= SECTIONS_VERSION {
                 return Model::from_backing(Arc::new(Backing::mapped(map)), path);
             }
             return Model::from_bytes(&map, path);
@@ -199,7 +211,7 @@ impl Model {
     pub fn read(path: &Path) -> Result<Self> {
         let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
         let backing = Backing::read(&file).map_err(|e| Error::io(path, e))?;
-        if check_header(backing.bytes(), path)? == SECTIONS_VERSION {
+        if check_header(backing.bytes(), path)? >= SECTIONS_VERSION {
             return Model::from_backing(Arc::new(backing), path);
         }
         Model::from_bytes(backing.bytes(), path)
@@ -209,7 +221,7 @@ impl Model {
     /// module's documentation); files of earlier formats are checked whole on loading.
     pub fn verify(path: &Path) -> Result<()> {
         let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-        if check_header(&bytes, path)? != SECTIONS_VERSION {
+        if check_header(&bytes, path)? < SECTIONS_VERSION {
             return Ok(());
         }
         let sections = &bytes[HEADER_6..HEADER_6 + u64_at(&bytes, 24) as usize];
@@ -262,7 +274,7 @@ fn check_header(bytes: &[u8], path: &Path) -> Result<u32> {
             legacy::VERSION_3
         )));
     }
-    let header = if version == SECTIONS_VERSION {
+    let header = if version >= SECTIONS_VERSION {
         HEADER_6
     } else {
         HEADER
@@ -275,7 +287,7 @@ fn check_header(bytes: &[u8], path: &Path) -> Result<u32> {
     let length = u64_at(bytes, 12);
     let checksum = u64_at(&bytes[..24], 20) as u32;
     // Format 6's sections come between the header and the postcard part.
-    let sections = if version == SECTIONS_VERSION {
+    let sections = if version >= SECTIONS_VERSION {
         u64_at(bytes, 24)
     } else {
         0

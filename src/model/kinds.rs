@@ -108,6 +108,14 @@ impl Kind {
         }
     }
 
+    /// Whether hashed terms (`--hash-bits`) carry their hash's sign, as scikit-learn's
+    /// `HashingVectorizer(alternate_sign=True)`: for the SVM, whose weights may be negative and
+    /// which gains from collisions cancelling out. Naive Bayes needs counts that are not
+    /// negative, and k-NN's BM25 weights assume them, so they count every occurrence as +1.
+    pub fn hashes_signed(self) -> bool {
+        matches!(self, Kind::Svm)
+    }
+
     /// Default naive Bayes smoothing, chosen likewise; 0 for the other kinds.
     pub fn default_alpha(self) -> f64 {
         match self {
@@ -430,7 +438,7 @@ impl Classifier {
         merged: &FittedVectorizer,
         columns: &[u32],
     ) -> Result<()> {
-        let features = merged.terms().len();
+        let features = merged.n_features();
         match self {
             Classifier::NaiveBayes(nb) => {
                 nb.check_sums()?;
@@ -536,7 +544,7 @@ impl Classifier {
 /// column the model did not have, or whose old idf was zero (a term in every document under plain
 /// idf, whose values were all zero), keeps factor 1.
 fn rescale(old: &FittedVectorizer, merged: &FittedVectorizer, columns: &[u32]) -> Vec<f64> {
-    let mut factors = vec![1.0; merged.terms().len()];
+    let mut factors = vec![1.0; merged.n_features()];
     for (&new, &before) in columns.iter().zip(old.idf()) {
         if before > 0.0 {
             factors[new as usize] = merged.idf()[new as usize] / before;

@@ -67,7 +67,7 @@ pub fn merge(parts: &[Part]) -> Result<Model> {
         .iter()
         .map(|p| classes_in(&p.model.labels, &labels))
         .collect();
-    let features = vectorizer.terms().len();
+    let features = vectorizer.n_features();
     let classifier = match &first.model.classifier {
         Classifier::NaiveBayes(_) => {
             Classifier::NaiveBayes(merged_nb(parts, &columns, &classes, features)?)
@@ -188,12 +188,24 @@ fn integer_weights(config: &VectorizerConfig) -> bool {
 /// four 20 Newsgroups shards (0.4 million terms each) took 3.2 s one union at a time, 1.2 s so.
 fn merged_vectorizer(parts: &[Part]) -> Result<(FittedVectorizer, Vec<Vec<u32>>)> {
     let vectorizers: Vec<&FittedVectorizer> = parts.iter().map(|p| &p.model.vectorizer).collect();
+    if vectorizers
+        .iter()
+        .any(|v| v.hashing() != vectorizers[0].hashing())
+    {
+        return Err(Error::Config(
+            "the models hash terms differently (or some do not): they cannot be merged".into(),
+        ));
+    }
     let mut terms: Vec<&str> = vectorizers.iter().flat_map(|v| v.terms().iter()).collect();
     terms.par_sort_unstable();
     terms.dedup();
     let union: TermList = terms.into_iter().collect();
-    let columns: Vec<Vec<u32>> = vectorizers.iter().map(|v| columns_in(v, &union)).collect();
-    let mut df = vec![0u32; union.len()];
+    // Hashed models share their columns, which stay where they are.
+    let columns: Vec<Vec<u32>> = match vectorizers[0].hashing() {
+        Some(_) => vec![(0..vectorizers[0].n_features() as u32).collect(); vectorizers.len()],
+        None => vectorizers.iter().map(|v| columns_in(v, &union)).collect(),
+    };
+    let mut df = vec![0u32; vectorizers[0].n_features().max(union.len())];
     for (vectorizer, columns) in vectorizers.iter().zip(&columns) {
         for (&column, &d) in columns.iter().zip(vectorizer.df()) {
             df[column as usize] += d;

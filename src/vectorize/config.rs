@@ -4,6 +4,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use super::hashing::Hashing;
 use super::weighting::Weighting;
 use crate::error::{Error, Result};
 
@@ -62,6 +63,11 @@ pub struct VectorizerConfig {
     pub max_features: Option<usize>,
     /// How counts become values.
     pub weighting: Weighting,
+    /// Terms hashed to a fixed number of columns instead of a vocabulary; default none. A
+    /// fitted vectorizer stores it apart from the rest of this configuration (see
+    /// [`FittedVectorizer`](super::FittedVectorizer)), so it is not serialized here.
+    #[serde(skip)]
+    pub hashing: Option<Hashing>,
 }
 
 impl Default for VectorizerConfig {
@@ -71,6 +77,7 @@ impl Default for VectorizerConfig {
             max_df: DfBound::Fraction(1.0),
             max_features: None,
             weighting: Weighting::default(),
+            hashing: None,
         }
     }
 }
@@ -101,6 +108,18 @@ impl VectorizerConfig {
         }
         if self.max_features == Some(0) {
             return Err(Error::Config("--max-features must be at least 1".into()));
+        }
+        if let Some(hashing) = self.hashing {
+            hashing.validate()?;
+            // Hashing keeps no vocabulary to rank terms in; min-df and max-df still apply, to
+            // columns (see `Fitter::finish_rows`).
+            if self.max_features.is_some() {
+                return Err(Error::Config(
+                    "--max-features cannot be used with --hash-bits: hashed terms have no \
+                     vocabulary to keep the most frequent of"
+                        .into(),
+                ));
+            }
         }
         Ok(())
     }

@@ -110,6 +110,12 @@ impl<'a> DocumentCounter<'a> {
         text: &str,
         counted: &mut Counted,
     ) {
+        if let Some(hashing) = vectorizer.hashing() {
+            // A hashed term's column comes from its text, so every term is spelled out.
+            self.worker.analyze(text, &mut self.terms);
+            vectorizer.count_hashed(hashing, &self.terms, counted);
+            return;
+        }
         let ngram_max = vectorizer.analyzer.ngram_max;
         let words_only = vectorizer.analyzer.words_only();
         if words_only && ngram_max > 1 && text.len() >= LONG_TEXT {

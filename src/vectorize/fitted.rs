@@ -1,12 +1,16 @@
 //! A fitted vectorizer: the vocabulary with its document frequencies, analysis and weighting;
 //! how it is saved; and the vocabulary file of `bowline vectorize`.
 
+use std::cell::Cell;
 use std::path::Path;
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::{Counted, LazyGrams, RowCounter, SparseRow, TermList, VectorizerConfig, Weighting};
+use super::{
+    Counted, HashedCounter, Hashing, LazyGrams, RowCounter, SparseRow, TermList, VectorizerConfig,
+    Weighting,
+};
 use crate::analyze::{AnalyzerConfig, Terms};
 use crate::error::{Error, Result};
 use crate::packed::{self, Table};
@@ -23,6 +27,34 @@ struct StoredVectorizer {
     df: Table<u32>,
     #[serde(default, deserialize_with = "packed::derived::option")]
     idf: Option<Table<f64>>,
+    #[serde(default, deserialize_with = "hashing_field")]
+    hashing: Option<Hashing>,
+}
+
+thread_local! {
+    /// Set while a model file of a format before 7 is decoded: its vectorizer ends before the
+    /// hashing field.
+    static BEFORE_HASHING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `decode` on a model file written before feature hashing (formats 3 to 6), whose
+/// vectorizer has no hashing field: it reads as not hashed.
+pub fn before_hashing<R>(decode: impl FnOnce() -> R) -> R {
+    let before = BEFORE_HASHING.replace(true);
+    let result = decode();
+    BEFORE_HASHING.set(before);
+    result
+}
+
+/// Reads the hashing field, or the nothing a file written before it holds.
+fn hashing_field<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<Hashing>, D::Error> {
+    if BEFORE_HASHING.get() {
+        <()>::deserialize(deserializer)?;
+        return Ok(None);
+    }
+    Option::<Hashing>::deserialize(deserializer)
 }
 
 /// [`StoredVectorizer`] borrowed, to save a vectorizer without copying it.
@@ -36,6 +68,14 @@ struct StoredRef<'a> {
     df: &'a Table<u32>,
     #[serde(skip_serializing_if = "packed::derived::skipped")]
     idf: &'a Table<f64>,
+    #[serde(skip_serializing_if = "unhashed_outside_model_files")]
+    hashing: Option<Hashing>,
+}
+
+/// Whether the hashing field is left out: when terms are not hashed, everywhere but in a model
+/// file of format 7, so that a vocabulary file (`vectorize --vocab`) reads as before.
+fn unhashed_outside_model_files(hashing: &Option<Hashing>) -> bool {
+    hashing.is_none() && !packed::sections::active()
 }
 
 /// A vocabulary with document frequencies and the analysis and weighting that produced it.
@@ -67,7 +107,8 @@ impl TryFrom<StoredVectorizer> for FittedVectorizer {
     type Error = String;
 
     fn try_from(stored: StoredVectorizer) -> Result<Self, String> {
-        let s = stored;
+        let mut s = stored;
+        s.config.hashing = s.hashing;
         match s.idf {
             Some(idf) => {
                 FittedVectorizer::in_file(s.analyzer, s.config, s.terms, s.df, idf, s.n_docs)
@@ -93,6 +134,7 @@ impl Serialize for FittedVectorizer {
             terms: &self.terms,
             df: &self.df,
             idf: &self.idf,
+            hashing: self.config.hashing,
         }
         .serialize(serializer)
     }
@@ -110,13 +152,16 @@ impl FittedVectorizer {
         analyzer.validate()?;
         config.validate()?;
         let broken = |message: &str| Err(Error::Config(format!("vectorizer: {message}")));
-        if terms.len() != df.len() || terms.len() > u32::MAX as usize {
+        let features = features_of(&config, &terms);
+        if features != df.len() || features > u32::MAX as usize {
             return broken("terms and document frequencies differ in number");
         }
         if !terms.is_sorted_and_unique() {
             return broken("terms are not sorted and unique");
         }
-        if df.iter().any(|&d| d == 0 || d > n_docs) {
+        // A hashed column no training document reached, or one pruned, has frequency 0.
+        let least = u32::from(config.hashing.is_none());
+        if df.iter().any(|&d| d < least || d > n_docs) {
             return broken("a document frequency is outside 1..=documents");
         }
         let idf: Vec<f64> = df
@@ -148,7 +193,8 @@ impl FittedVectorizer {
     ) -> Result<Self> {
         analyzer.validate()?;
         config.validate()?;
-        if terms.len() != df.len() || idf.len() != df.len() || terms.len() > u32::MAX as usize {
+        let features = features_of(&config, &terms);
+        if features != df.len() || idf.len() != df.len() || features > u32::MAX as usize {
             let message = "terms, document frequencies and idf differ in number";
             return Err(Error::Config(format!("vectorizer: {message}")));
         }
@@ -173,9 +219,19 @@ impl FittedVectorizer {
         &self.config
     }
 
-    /// The terms, in column order.
+    /// The terms, in column order; none when terms are hashed.
     pub fn terms(&self) -> &TermList {
         &self.terms
+    }
+
+    /// How terms are hashed to columns, when they are (`--hash-bits`).
+    pub fn hashing(&self) -> Option<Hashing> {
+        self.config.hashing
+    }
+
+    /// The number of columns: the terms, or 2^bits when terms are hashed.
+    pub fn n_features(&self) -> usize {
+        features_of(&self.config, &self.terms)
     }
 
     /// Document frequencies, in column order.
@@ -215,6 +271,9 @@ impl FittedVectorizer {
         other: &FittedVectorizer,
     ) -> Result<(FittedVectorizer, Vec<u32>, Vec<u32>)> {
         let min_df = self.config.min_df.min_count(other.n_docs);
+        if self.hashing().is_some() {
+            return self.extend_hashed(other, min_df);
+        }
         let known = |term: &str| self.terms.binary_search(term).is_ok();
         let admitted = other
             .terms
@@ -247,9 +306,54 @@ impl FittedVectorizer {
         Ok((merged, ours, theirs))
     }
 
-    /// The column of `term`, if it is in the vocabulary.
+    /// [`FittedVectorizer::extend`] for hashed terms: the columns stay where they are, and a
+    /// column no document of this vectorizer reached joins if it meets `min_df` in `other`.
+    fn extend_hashed(
+        &self,
+        other: &FittedVectorizer,
+        min_df: u32,
+    ) -> Result<(FittedVectorizer, Vec<u32>, Vec<u32>)> {
+        if other.hashing().map(Hashing::bits) != self.hashing().map(Hashing::bits) {
+            return Err(Error::Config(
+                "the new documents are not hashed into the same columns as the model's".into(),
+            ));
+        }
+        let admitted = |(&ours, &theirs): (&u32, &u32)| ours > 0 || theirs >= min_df;
+        let pairs = || self.df.iter().zip(other.df.iter());
+        let df = pairs()
+            .map(|pair| if admitted(pair) { pair.0 + pair.1 } else { 0 })
+            .collect();
+        let ours = (0..self.df.len() as u32).collect();
+        let theirs = pairs()
+            .enumerate()
+            .map(|(column, pair)| {
+                if admitted(pair) {
+                    column as u32
+                } else {
+                    u32::MAX
+                }
+            })
+            .collect();
+        let merged = FittedVectorizer::from_parts(
+            self.analyzer.clone(),
+            self.config.clone(),
+            TermList::default(),
+            df,
+            self.n_docs.saturating_add(other.n_docs),
+        )?;
+        Ok((merged, ours, theirs))
+    }
+
+    /// The column of `term`, if it is in the vocabulary; for hashed terms, its column if a
+    /// training document reached it and it was not pruned.
     pub fn column(&self, term: &str) -> Option<u32> {
-        self.terms.find(term)
+        match self.config.hashing {
+            Some(hashing) => {
+                let (column, _) = hashing.place(term);
+                (self.df[column as usize] > 0).then_some(column)
+            }
+            None => self.terms.find(term),
+        }
     }
 
     /// Weighs a row of counts in place; `length` is the document's length in terms.
@@ -262,8 +366,18 @@ impl FittedVectorizer {
     /// Turns one analyzed document into a weighted row, reusing `counter`'s and `counted`'s
     /// buffers; terms not in the vocabulary are counted in `counted.oov`.
     pub fn transform_with(&self, counter: &mut RowCounter, terms: &Terms, counted: &mut Counted) {
-        counter.count(terms, |t| self.column(t), counted);
+        match self.config.hashing {
+            Some(hashing) => self.count_hashed(hashing, terms, counted),
+            None => counter.count(terms, |t| self.column(t), counted),
+        }
         self.weigh(&mut counted.row, counted.length);
+    }
+
+    /// Counts hashed terms; a column no training document reached is out of vocabulary, as an
+    /// unknown term is.
+    pub(super) fn count_hashed(&self, hashing: Hashing, terms: &Terms, counted: &mut Counted) {
+        let kept = |column: u32| self.df[column as usize] > 0;
+        HASHED.with_borrow_mut(|counter| counter.count(hashing, terms, kept, counted));
     }
 
     /// Turns one analyzed document into a weighted row.
@@ -274,13 +388,25 @@ impl FittedVectorizer {
     }
 }
 
+thread_local! {
+    /// Each thread's scratch for counting hashed terms, so that counting a document allocates
+    /// nothing once the thread has counted one as long.
+    static HASHED: std::cell::RefCell<HashedCounter> = std::cell::RefCell::default();
+}
+
+/// The number of columns of a vectorizer of these parts.
+fn features_of(config: &VectorizerConfig, terms: &TermList) -> usize {
+    config.hashing.map_or(terms.len(), Hashing::columns)
+}
+
 /// The file `bowline vectorize --vocab` writes: the fitted vectorizer and the class names, whose
 /// positions are the integer labels of the svmlight rows.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct VocabularyFile {
     /// Class names; the label written for a document is its class's position here.
     pub labels: Vec<String>,
-    /// The fitted vectorizer; svmlight column `j + 1` is `vectorizer.terms()[j]`.
+    /// The fitted vectorizer; svmlight column `j + 1` is `vectorizer.terms()[j]`, or for hashed
+    /// terms the column `j` they hash to.
     pub vectorizer: FittedVectorizer,
 }
 

@@ -4,8 +4,9 @@
 use std::ops::Range;
 
 use super::{
-    fill_renumbered, for_each_renumbered, vocabulary, Counted, DfBound, FittedVectorizer, Interner,
-    Matrix, RowCounter, RowSource, SparseRow, VectorizerConfig,
+    fill_renumbered, for_each_renumbered, vocabulary, Counted, DfBound, FittedVectorizer,
+    HashedCounter, Hashing, Interner, Matrix, RowCounter, RowSource, SparseRow, TermList,
+    VectorizerConfig,
 };
 use crate::analyze::{AnalyzerConfig, Terms};
 use crate::error::{Error, Result};
@@ -90,10 +91,23 @@ impl Fitter {
     /// Adds one training document.
     pub fn add(&mut self, terms: &Terms) {
         let mut counted = Counted::default();
-        let interner = &self.interner;
-        self.counter
-            .count(terms, |t| Some(interner.id(t)), &mut counted);
+        match self.config.hashing {
+            Some(hashing) => {
+                HashedCounter::default().count(hashing, terms, |_| true, &mut counted);
+            }
+            None => {
+                let interner = &self.interner;
+                self.counter
+                    .count(terms, |t| Some(interner.id(t)), &mut counted);
+            }
+        }
         self.rows.push(counted);
+    }
+
+    /// How terms are hashed, when they are: then counting stages hash each term to its column
+    /// instead of going through [`Fitter::parts`]'s interner.
+    pub fn hashing(&self) -> Option<Hashing> {
+        self.config.hashing
     }
 
     /// The shared interner for counting stages, and the rows to push their results on.
@@ -125,11 +139,21 @@ impl Fitter {
         } = self.rows;
         let n_docs = u32::try_from(lengths.len())
             .map_err(|_| Error::Config("more than 4 billion documents".into()))?;
-        let wanted = vocabulary::within_df_bounds(&df, &self.config, n_docs);
-        let terms = self.interner.into_terms(|id| wanted(&id));
         let seen = df.iter().filter(|&&d| d > 0).count();
-        let (terms, df, remap) = vocabulary::prune(&terms, &df, &total, &self.config, n_docs);
-        if terms.is_empty() && seen > 0 {
+        let (terms, df, remap) = match self.config.hashing {
+            Some(hashing) => {
+                let (df, remap) =
+                    vocabulary::prune_hashed(&df, hashing.columns(), &self.config, n_docs);
+                (TermList::default(), df, remap)
+            }
+            None => {
+                let wanted = vocabulary::within_df_bounds(&df, &self.config, n_docs);
+                let terms = self.interner.into_terms(|id| wanted(&id));
+                vocabulary::prune(&terms, &df, &total, &self.config, n_docs)
+            }
+        };
+        let kept = df.iter().filter(|&&d| d > 0).count();
+        if kept == 0 && seen > 0 {
             let bound = |b: DfBound| match b {
                 DfBound::Count(n) => n.to_string(),
                 DfBound::Fraction(f) => f.to_string(),
@@ -186,7 +210,7 @@ impl WeighedRows<'_> {
         } = self.rows;
         fill_renumbered(
             rows.len(),
-            self.vectorizer.terms.len(),
+            self.vectorizer.n_features(),
             remap,
             |i| (&rows[i].indices, &rows[i].values),
             |i, row| self.vectorizer.weigh(row, lengths[i]),

@@ -1,10 +1,12 @@
 //! A vocabulary that grows one document at a time, for learning from a stream: a term gets the
 //! next id when first seen, and document frequencies and the idf follow every document. It turns
-//! into a sorted [`FittedVectorizer`] whenever the model is saved.
+//! into a sorted [`FittedVectorizer`] whenever the model is saved. With hashed terms there is
+//! nothing to grow: each term's column is its hash's, and only the document frequencies of the
+//! 2^bits columns change.
 
 use rustc_hash::FxHashMap;
 
-use super::{Counted, FittedVectorizer, RowCounter, VectorizerConfig};
+use super::{Counted, FittedVectorizer, HashedCounter, RowCounter, TermList, VectorizerConfig};
 use crate::analyze::{AnalyzerConfig, Terms};
 use crate::error::{Error, Result};
 
@@ -18,26 +20,30 @@ pub struct GrowingVocabulary {
     df: Vec<u32>,
     n_docs: u32,
     counter: RowCounter,
+    hashed: HashedCounter,
 }
 
 impl GrowingVocabulary {
     /// An empty vocabulary; `config` is validated here.
     pub fn new(analyzer: AnalyzerConfig, config: VectorizerConfig) -> Result<Self> {
         config.validate()?;
+        let columns = config.hashing.map_or(0, |hashing| hashing.columns());
         Ok(GrowingVocabulary {
             analyzer,
             config,
             ids: FxHashMap::default(),
             terms: Vec::new(),
-            df: Vec::new(),
+            df: vec![0; columns],
             n_docs: 0,
             counter: RowCounter::default(),
+            hashed: HashedCounter::default(),
         })
     }
 
     /// Continues from a fitted vectorizer: its columns keep their ids.
     pub fn from_fitted(fitted: &FittedVectorizer) -> Result<Self> {
         let mut vocabulary = Self::new(fitted.analyzer.clone(), fitted.config.clone())?;
+        // A hashed vectorizer has no terms: only its document frequencies carry over.
         for (id, term) in fitted.terms.iter().enumerate() {
             vocabulary.ids.insert(term.into(), id as u32);
             vocabulary.terms.push(term.into());
@@ -52,14 +58,25 @@ impl GrowingVocabulary {
         &self.analyzer
     }
 
-    /// Number of terms.
+    /// Number of terms; for hashed terms, of the columns some document reached.
     pub fn len(&self) -> usize {
-        self.terms.len()
+        match self.config.hashing {
+            Some(_) => self.df.iter().filter(|&&d| d > 0).count(),
+            None => self.terms.len(),
+        }
+    }
+
+    /// Number of columns a learned row's ids lie below: the terms, or 2^bits for hashed terms.
+    pub fn columns(&self) -> usize {
+        match self.config.hashing {
+            Some(_) => self.df.len(),
+            None => self.terms.len(),
+        }
     }
 
     /// True before the first term.
     pub fn is_empty(&self) -> bool {
-        self.terms.is_empty()
+        self.len() == 0
     }
 
     /// Documents learned.
@@ -70,14 +87,40 @@ impl GrowingVocabulary {
     /// Weighs a document as the vocabulary stands, leaving it unchanged: terms not seen before
     /// are out of vocabulary, as when a saved model classifies.
     pub fn transform(&mut self, terms: &Terms, counted: &mut Counted) {
-        let ids = &self.ids;
-        self.counter.count(terms, |t| ids.get(t).copied(), counted);
+        match self.config.hashing {
+            Some(hashing) => {
+                let df = &self.df;
+                let kept = |column: u32| df[column as usize] > 0;
+                self.hashed.count(hashing, terms, kept, counted);
+            }
+            None => {
+                let ids = &self.ids;
+                self.counter.count(terms, |t| ids.get(t).copied(), counted);
+            }
+        }
         self.weigh(counted);
     }
 
     /// Learns a document: new terms join, document frequencies and the document count grow,
     /// then the document is weighted with the updated idf.
     pub fn learn(&mut self, terms: &Terms, counted: &mut Counted) -> Result<()> {
+        match self.config.hashing {
+            Some(hashing) => self.hashed.count(hashing, terms, |_| true, counted),
+            None => self.intern(terms, counted),
+        }
+        for &id in &counted.row.indices {
+            self.df[id as usize] += 1;
+        }
+        self.n_docs = self
+            .n_docs
+            .checked_add(1)
+            .ok_or_else(|| Error::Config("more than 4 billion documents".into()))?;
+        self.weigh(counted);
+        Ok(())
+    }
+
+    /// Counts a document's terms, giving the new ones the next ids.
+    fn intern(&mut self, terms: &Terms, counted: &mut Counted) {
         let (ids, words) = (&mut self.ids, &mut self.terms);
         self.counter.count(
             terms,
@@ -92,15 +135,6 @@ impl GrowingVocabulary {
             counted,
         );
         self.df.resize(self.terms.len(), 0);
-        for &id in &counted.row.indices {
-            self.df[id as usize] += 1;
-        }
-        self.n_docs = self
-            .n_docs
-            .checked_add(1)
-            .ok_or_else(|| Error::Config("more than 4 billion documents".into()))?;
-        self.weigh(counted);
-        Ok(())
     }
 
     fn weigh(&self, counted: &mut Counted) {
@@ -113,6 +147,16 @@ impl GrowingVocabulary {
 
     /// The vocabulary as a fitted vectorizer (terms sorted), and each id's column in it.
     pub fn to_fitted(&self) -> Result<(FittedVectorizer, Vec<u32>)> {
+        if self.config.hashing.is_some() {
+            let fitted = FittedVectorizer::from_parts(
+                self.analyzer.clone(),
+                self.config.clone(),
+                TermList::default(),
+                self.df.clone(),
+                self.n_docs,
+            )?;
+            return Ok((fitted, (0..self.df.len() as u32).collect()));
+        }
         let mut order: Vec<u32> = (0..self.terms.len() as u32).collect();
         order.sort_unstable_by(|&a, &b| self.terms[a as usize].cmp(&self.terms[b as usize]));
         let mut columns = vec![0u32; order.len()];

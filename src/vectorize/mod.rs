@@ -16,6 +16,7 @@ mod fitted;
 mod fitter;
 mod gram_index;
 mod growing;
+mod hashing;
 mod interner;
 mod matrix;
 mod shard;
@@ -29,10 +30,11 @@ pub use config::{DfBound, VectorizerConfig};
 pub use corpus_fit::{CountedCorpus, FittedCorpus};
 pub(crate) use counting::DocumentCounter;
 pub use counting::{Counted, RowCounter};
-pub use fitted::{FittedVectorizer, VocabularyFile};
+pub use fitted::{before_hashing, FittedVectorizer, VocabularyFile};
 pub use fitter::{CountRows, Fitter, TrainingRows, WeighedRows};
 use gram_index::LazyGrams;
 pub use growing::GrowingVocabulary;
+pub use hashing::{murmurhash3_32, HashedCounter, Hashing, HASH_BITS};
 pub use interner::Interner;
 pub use matrix::{
     fill_renumbered, fill_rows, matrix_row, renumber, Matrix, MatrixBuilder, RowSlots, RowSource,

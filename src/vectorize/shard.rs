@@ -7,7 +7,7 @@ use super::{Counted, Fitter, SparseRow};
 use crate::error::{Error, Result};
 
 /// The counts of the documents one fitter saw, over its provisional ids, with the term each id
-/// stands for: what [`Fitter::add_counted`] adds to another fitter, in any order of documents.
+/// stands for (or over hashed columns, with no terms): what [`Fitter::add_counted`] adds to another fitter, in any order of documents.
 #[derive(Debug, Default, Serialize, Deserialize)]
 pub struct CountedShard {
     /// The term of each provisional id.
@@ -45,6 +45,19 @@ impl Fitter {
         let malformed = || Error::Config(format!("counted document {i} does not decode"));
         let (indices, values) = shard.rows.get(i).ok_or_else(malformed)?;
         let length = *shard.lengths.get(i).ok_or_else(malformed)?;
+        if self.config.hashing.is_some() {
+            // A hashed term's column is the same in every fitter: the row is added as it is.
+            let row = SparseRow {
+                indices: indices.clone(),
+                values: values.clone(),
+            };
+            self.rows.push(Counted {
+                row,
+                length,
+                oov: 0,
+            });
+            return Ok(());
+        }
         ids.resize(shard.terms.len(), None);
         let mut pairs = Vec::with_capacity(indices.len());
         for (&local, &value) in indices.iter().zip(values) {

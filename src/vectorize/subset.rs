@@ -5,7 +5,7 @@
 
 use super::{
     fill_renumbered, matrix_row, vocabulary, FittedCorpus, FittedVectorizer, Idf, Matrix, Norm,
-    SparseRow, Tf, VectorizerConfig, Weighting,
+    SparseRow, TermList, Tf, VectorizerConfig, Weighting,
 };
 use crate::error::Result;
 
@@ -36,18 +36,24 @@ pub fn fit_part(
     rows: &[usize],
     config: &VectorizerConfig,
 ) -> Result<FittedPart> {
-    let columns = counted.vectorizer.terms().len();
+    let columns = counted.vectorizer.n_features();
     let (mut df, mut total) = (vec![0u32; columns], vec![0u64; columns]);
     for &i in rows {
         let (indices, counts) = matrix_row(&counted.matrix, i);
         for (&j, &count) in indices.iter().zip(counts) {
             df[j as usize] += 1;
-            total[j as usize] += count as u64;
+            total[j as usize] += count.abs() as u64;
         }
     }
     let n_docs = rows.len() as u32;
     let terms = counted.vectorizer.terms();
-    let (terms, df, remap) = vocabulary::prune(terms, &df, &total, config, n_docs);
+    let (terms, df, remap) = match config.hashing {
+        Some(_) => {
+            let (df, remap) = vocabulary::prune_hashed(&df, columns, config, n_docs);
+            (TermList::default(), df, remap)
+        }
+        None => vocabulary::prune(terms, &df, &total, config, n_docs),
+    };
     let analyzer = counted.vectorizer.analyzer().clone();
     let vectorizer = FittedVectorizer::from_parts(analyzer, config.clone(), terms, df, n_docs)?;
     Ok(FittedPart { vectorizer, remap })
@@ -61,7 +67,7 @@ pub fn weigh_part(counted: &FittedCorpus, part: &FittedPart, rows: &[usize]) -> 
 /// Rows `rows` of `counted`, moved to `part`'s columns and left as raw counts: for a
 /// classifier that weighs its training rows itself.
 pub fn count_part(counted: &FittedCorpus, part: &FittedPart, rows: &[usize]) -> Result<Matrix> {
-    let columns = part.vectorizer.terms().len();
+    let columns = part.vectorizer.n_features();
     count_rows(&counted.matrix, &part.remap, rows, columns)
 }
 
@@ -73,7 +79,7 @@ pub fn weigh_rows(
     remap: &[u32],
     rows: &[usize],
 ) -> Result<Matrix> {
-    let columns = vectorizer.terms().len();
+    let columns = vectorizer.n_features();
     move_rows(counts, remap, rows, columns, |row, length| {
         vectorizer.weigh(row, length);
     })
@@ -101,8 +107,8 @@ fn move_rows(
     let row = |k: usize| matrix_row(counts, rows[k]);
     fill_renumbered(rows.len(), columns, remap, row, |k, renumbered| {
         // Nothing was pruned while counting, so the counts add up to the document's length,
-        // dropped columns included.
-        let length = row(k).1.iter().sum::<f64>() as u32;
+        // dropped columns included (less, with signed hashing, the occurrences that cancelled).
+        let length = row(k).1.iter().map(|c| c.abs()).sum::<f64>() as u32;
         weigh(renumbered, length);
     })
 }

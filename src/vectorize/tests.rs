@@ -202,3 +202,36 @@ fn a_long_text_counts_as_it_would_by_text() {
     // Nine words a sentence ("a" is shorter than a token), and a pair less than the words.
     assert_eq!(by_ids.length, 2 * 9 * 20_000 - 1);
 }
+
+#[test]
+fn hashed_terms_count_with_their_signs_and_prune_by_column() {
+    let hashing = Hashing::new(4, true).unwrap();
+    let config = |min_df| VectorizerConfig {
+        min_df: DfBound::Count(min_df),
+        hashing: Some(hashing),
+        ..counting_config()
+    };
+    // a → column 2 (+1), b → 13 (-1), c → 1 (-1), d → 3 (+1), z → 9 (-1).
+    let (vectorizer, matrix) = fit(config(1), &DOCS);
+    assert!(vectorizer.terms().is_empty());
+    let mut df = vec![0; 16];
+    (df[1], df[2], df[3], df[13]) = (1, 3, 1, 1);
+    assert_eq!(vectorizer.df(), df);
+    let rows = dense(&matrix);
+    assert_eq!(
+        (rows[0][2], rows[0][13], rows[1][1], rows[2][3]),
+        (1.0, -2.0, -1.0, 1.0)
+    );
+    // min-df 2 keeps only a's column; a term whose column is pruned (or never seen) is unknown.
+    let (vectorizer, matrix) = fit(config(2), &DOCS);
+    df = vec![0; 16];
+    df[2] = 3;
+    assert_eq!(vectorizer.df(), df);
+    assert_eq!(matrix.nnz(), 3);
+    let counted = vectorizer.transform(&terms("a b b z"));
+    assert_eq!(counted.row.indices, [2]);
+    assert_eq!(
+        (counted.row.values[0], counted.oov, counted.length),
+        (1.0, 3, 4)
+    );
+}

@@ -43,6 +43,26 @@ pub fn prune(
     (names, kept_df, remap)
 }
 
+/// Applies `min_df` and `max_df` to hashed columns, whose counts `df` holds (as far as the last
+/// column reached): returns each of the `columns` columns' document frequency, 0 where pruned,
+/// and the map from counted column to kept column (itself, or `u32::MAX` when pruned).
+pub fn prune_hashed(
+    df: &[u32],
+    columns: usize,
+    config: &VectorizerConfig,
+    n_docs: u32,
+) -> (Vec<u32>, Vec<u32>) {
+    let wanted = within_df_bounds(df, config, n_docs);
+    let remap: Vec<u32> = (0..columns as u32)
+        .map(|column| if wanted(&column) { column } else { u32::MAX })
+        .collect();
+    let kept_df = remap
+        .iter()
+        .map(|&column| df.get(column as usize).copied().unwrap_or(0))
+        .collect();
+    (kept_df, remap)
+}
+
 /// Whether a provisional id's term occurs and meets `min_df` and `max_df`: the terms that
 /// pruning by document frequency keeps, and the only ones [`prune`] needs spelled out.
 pub fn within_df_bounds<'a>(

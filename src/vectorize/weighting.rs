@@ -97,8 +97,11 @@ impl Weighting {
     /// Like [`Weighting::weigh`], with `idf_of(k)` giving the idf of the row's `k`-th term: for
     /// a vocabulary that grows, whose idf is computed when needed.
     pub fn weigh_by(&self, values: &mut [f64], doc_len: u32, idf_of: impl Fn(usize) -> f64) {
+        // A hashed column's count can be negative (signed hashing): the factor is that of its
+        // magnitude, with its sign. A count of a vocabulary's term is positive and unchanged.
         for (k, value) in values.iter_mut().enumerate() {
-            *value = self.tf(*value, doc_len) * idf_of(k);
+            let factor = self.tf(value.abs(), doc_len) * idf_of(k);
+            *value = if *value < 0.0 { -factor } else { factor };
         }
         if self.norm == Norm::L2 {
             let length = values.iter().map(|v| v * v).sum::<f64>().sqrt();
@@ -168,6 +171,25 @@ mod tests {
         assert!(close(
             &weigh(T::Sublinear, I::Smooth, N::L2, &[3.0, 1.0], 5),
             &[a / n, b / n]
+        ));
+    }
+
+    #[test]
+    fn a_negative_count_keeps_its_sign() {
+        use {Idf as I, Norm as N, Tf as T};
+        // Signed hashing's counts: each factor is that of the magnitude, with the count's sign.
+        let sub = 1.0 + 3f64.ln();
+        assert!(close(
+            &weigh(T::Sublinear, I::None, N::None, &[-3.0, 1.0], 4),
+            &[-sub, 1.0]
+        ));
+        assert!(close(
+            &weigh(T::Binary, I::None, N::None, &[-2.0, 5.0], 7),
+            &[-1.0, 1.0]
+        ));
+        assert!(close(
+            &weigh(T::Count, I::None, N::L2, &[-3.0, 4.0], 7),
+            &[-0.6, 0.8]
         ));
     }
 

@@ -145,3 +145,16 @@ pub fn raw_counts() -> bowline::vectorize::VectorizerConfig {
         ..VectorizerConfig::default()
     }
 }
+
+/// The bundled corpus's documents as `(label, text)` pairs, in corpus order.
+pub fn corpus_pairs() -> Vec<(String, String)> {
+    let options = bowline::corpus::ReadOptions::default();
+    let source = bowline::Source::open(Path::new("corpora"), &options).unwrap();
+    source
+        .entries
+        .map(|mut entry| {
+            bowline::corpus::load_pending(&mut entry, u64::MAX);
+            (entry.doc.label.unwrap(), entry.doc.text)
+        })
+        .collect()
+}

@@ -127,10 +127,11 @@ fn a_model_whose_classifier_has_other_features_than_its_terms_is_refused() {
 }
 
 #[test]
-fn a_file_of_format_6_holds_its_arrays_in_sections_that_load_in_place() {
+fn a_file_of_todays_format_holds_its_arrays_in_sections_that_load_in_place() {
     let original = model();
     let bytes = original.to_bytes().unwrap();
-    assert_eq!(bytes[8..12], 6u32.to_le_bytes());
+    assert_eq!(bytes[8..12], FORMAT_VERSION.to_le_bytes());
+    assert_eq!(FORMAT_VERSION, 7);
     let sections = u64_at(&bytes, 24) as usize;
     assert!(sections > 0 && sections.is_multiple_of(sections::ALIGN));
     let read = Model::from_bytes(&bytes, Path::new("m.bin")).unwrap();
