@@ -201,7 +201,8 @@ fn counted(
     if let Some(cluster) = &job.cluster {
         let (shared, note) = super::cluster::shared_log(job.read.max_doc_bytes);
         let (read, pipeline) = (&job.read, &job.pipeline);
-        let counted = cluster_count(cluster, &job.corpus, analyzer, config, read, pipeline, note);
+        let what = ("vectorize", job.corpus.as_path());
+        let counted = cluster_count(cluster, what, analyzer, config, read, pipeline, note);
         std::mem::swap(log, &mut *super::cluster::finished(&shared)?);
         return Ok(counted?.map(|gathered| gathered.counts));
     }

@@ -40,14 +40,14 @@ pub struct GatheredCounts {
     pub exchanged: u64,
 }
 
-/// [`crate::flow::count_corpus`] across `cluster`: every process reads the corpus at `corpus`,
-/// each worker analyzes and counts the documents it owns, and process 0 adds their counts in
-/// input order. On process 0 the result is what one process counting the corpus has, up to
+/// [`crate::flow::count_corpus`] across `cluster` for `command` (which every process must run
+/// alike): every process reads the corpus at `corpus`, each worker analyzes and counts the
+/// documents it owns, and process 0 adds their counts in input order. On process 0 the result is what one process counting the corpus has, up to
 /// provisional term ids (which fitting renumbers in term order) and its stage counters (empty);
 /// `None` on the others. Process 0 holds every document's counts, as one process does.
 pub fn count_corpus(
     cluster: &Cluster,
-    corpus: &Path,
+    (command, corpus): (&str, &Path),
     analyzer: &Analyzer,
     config: &VectorizerConfig,
     options: &ReadOptions,
@@ -55,7 +55,7 @@ pub fn count_corpus(
     note: Note,
 ) -> Result<Option<GatheredCounts>> {
     let settings = vec![
-        ("the command".to_string(), "count".to_string()),
+        ("the command".to_string(), command.to_string()),
         ("the corpus".to_string(), corpus.display().to_string()),
         (
             "the analysis".to_string(),

@@ -69,7 +69,15 @@ pub fn train(
     }
     let analyzer = Analyzer::new(builder.analysis_config().clone())?;
     let config = builder.counting_config();
-    let counted = count_corpus(cluster, corpus, &analyzer, &config, options, pipeline, note)?;
+    let counted = count_corpus(
+        cluster,
+        ("train", corpus),
+        &analyzer,
+        &config,
+        options,
+        pipeline,
+        note,
+    )?;
     let Some(GatheredCounts {
         counts, exchanged, ..
     }) = counted
@@ -174,7 +182,15 @@ pub fn update(
 ) -> Result<Option<Updated>> {
     let analyzer = classifier.analyzer().clone();
     let config = classifier.update_config();
-    let counted = count_corpus(cluster, corpus, &analyzer, &config, options, pipeline, note)?;
+    let counted = count_corpus(
+        cluster,
+        ("update", corpus),
+        &analyzer,
+        &config,
+        options,
+        pipeline,
+        note,
+    )?;
     let Some(GatheredCounts {
         counts, label_sets, ..
     }) = counted
@@ -203,7 +219,15 @@ pub fn cross_validate(
         hashing: builder.vectorizer_config().hashing,
         ..counting_config()
     };
-    let counted = count_corpus(cluster, corpus, &analyzer, &config, options, pipeline, note)?;
+    let counted = count_corpus(
+        cluster,
+        ("cv", corpus),
+        &analyzer,
+        &config,
+        options,
+        pipeline,
+        note,
+    )?;
     let Some(GatheredCounts { counts, .. }) = counted else {
         return Ok(None);
     };
