@@ -186,6 +186,10 @@ fn classify_in_cluster(
     args: &ClassifyArgs,
 ) -> Result<Outcome> {
     let agreed = vec![("the output".to_string(), format!("{choices:?}"))];
+    // Created first, so that an output that cannot be written stops the run before any work.
+    let output = (cluster.process == 0)
+        .then(|| Output::create(&args.output))
+        .transpose()?;
     let (log, note) = super::cluster::shared_log(scoring.options.max_doc_bytes);
     let results = bowline::cluster::classify(cluster, scoring, agreed, note, move |classifier| {
         let mut writer = ResultWriter::new(classifier, choices.clone());
@@ -199,8 +203,7 @@ fn classify_in_cluster(
         Ok(format)
     });
     let log = super::cluster::finished(&log)?;
-    if let Some(results) = results? {
-        let mut output = Output::create(&args.output)?;
+    if let (Some(results), Some(mut output)) = (results?, output) {
         for line in results {
             write(&mut output, &line)?;
         }
