@@ -215,6 +215,12 @@ fn a_peer_killed_mid_run_stops_the_others_within_ten_seconds() {
     let mut processes = start(dir.path(), 2, &args, |_| Vec::new());
     drop(processes.0[0].stdin.take());
     std::thread::sleep(Duration::from_secs(2));
+    kill_process_1(&mut processes, &model);
+}
+
+/// Kills process 1 of two; process 0 must then stop within 10 s, naming it, and write no
+/// `model`.
+fn kill_process_1(processes: &mut Processes, model: &Path) {
     processes.0[1].kill().unwrap();
     let killed = Instant::now();
     let out = processes
@@ -268,42 +274,19 @@ fn a_wrong_host_file_is_a_clear_error() {
 }
 
 #[test]
-fn settings_that_cannot_be_exact_and_other_classifiers_are_refused() {
+fn settings_that_cannot_be_exact_and_k_nn_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let model = dir.path().join("model");
-    let (code, _, stderr) = outcome(&bowline(
-        &[
-            "train",
-            "corpora",
-            "-o",
-            arg(&model),
-            "--classifier",
-            "mnb",
-            "--processes",
-            "1",
-        ],
-        b"",
-    ));
-    assert_eq!(code, 2);
-    assert!(stderr.contains("integer weights"), "{stderr}");
-    let (code, _, stderr) = outcome(&bowline(
-        &[
-            "train",
-            "corpora",
-            "-o",
-            arg(&model),
-            "--classifier",
-            "svm",
-            "--processes",
-            "1",
-        ],
-        b"",
-    ));
-    assert_eq!(code, 2);
-    assert!(
-        stderr.contains("cluster mode trains naive Bayes"),
-        "{stderr}"
-    );
+    for (kind, message) in [
+        ("mnb", "integer weights"),
+        ("knn", "cluster mode trains naive Bayes"),
+    ] {
+        let args = ["train", "corpora", "-o", arg(&model), "--classifier", kind];
+        let (code, _, stderr) =
+            outcome(&bowline(&[&args[..], &["--processes", "1"]].concat(), b""));
+        assert_eq!(code, 2);
+        assert!(stderr.contains(message), "{stderr}");
+    }
     assert!(!model.exists());
 }
 
@@ -407,4 +390,129 @@ fn stats_by_one_two_and_three_processes_equal_one_process() {
             }
         }
     }
+}
+
+/// Each class's dual objective of the default SVM trained on `corpora/` in one process, through
+/// the library.
+fn single_process_dual_objective() -> f64 {
+    use bowline::analyze::Analyzer;
+    use bowline::model::{LinearSvm, SvmParams};
+    let source = bowline::Source::open(Path::new("corpora"), &Default::default()).unwrap();
+    let analyzer = Analyzer::new(bowline::Kind::Svm.default_analysis()).unwrap();
+    let config = bowline::Kind::Svm.default_vectorizer();
+    let pipeline = Default::default();
+    let fitted = bowline::flow::fit_corpus(source, &analyzer, &config, &pipeline, |_| {}).unwrap();
+    let ids = fitted
+        .training_ids(Path::new("corpora"), "training")
+        .unwrap();
+    let classes = fitted.classes.len();
+    let params = SvmParams::default();
+    let (_, objectives) =
+        LinearSvm::train_with_objectives(&fitted.matrix, &ids, classes, params).unwrap();
+    objectives.iter().sum()
+}
+
+/// The dual objective that process 0 of a cluster training reports on stderr.
+fn reported_dual_objective(stderr: &str) -> f64 {
+    let (_, after) = stderr
+        .split_once("dual objective ")
+        .unwrap_or_else(|| panic!("no dual objective in {stderr}"));
+    let figure = after.split_whitespace().next().unwrap_or_default();
+    figure
+        .parse()
+        .unwrap_or_else(|_| panic!("'{figure}' in {stderr}"))
+}
+
+#[test]
+fn the_svm_trained_by_one_two_and_three_processes_reaches_one_process_s_dual_objective() {
+    let dir = tempfile::tempdir().unwrap();
+    let single = dir.path().join("svm.model");
+    let (code, _, stderr) = outcome(&bowline(
+        &["train", "corpora", "-o", arg(&single), "-q"],
+        b"",
+    ));
+    assert_eq!(code, 0, "{stderr}");
+    let expected = single_process_dual_objective();
+    let probes = "the rocket reached orbit\nbake the bread slowly\nthe team won the match\n\
+                  a quiet evening with soup\n";
+    let (_, labels, _) = outcome(&bowline(
+        &["classify", arg(&single), "-q"],
+        probes.as_bytes(),
+    ));
+    for n in 1..=3 {
+        let output = |p: usize| dir.path().join(format!("svm-{n}-{p}.model"));
+        let processes_flag = n.to_string();
+        let args = ["train", "corpora", "--processes", &processes_flag];
+        let mut processes = start(dir.path(), n, &args, |p| {
+            vec!["-o".into(), output(p).display().to_string()]
+        });
+        let outputs = processes.wait_all();
+        for (p, out) in outputs.iter().enumerate() {
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(out.status.success(), "{n} processes, process {p}: {stderr}");
+        }
+        let stderr = String::from_utf8_lossy(&outputs[0].stderr);
+        let reached = reported_dual_objective(&stderr);
+        assert!(
+            (reached - expected).abs() <= 1e-3 * expected.abs(),
+            "{n} processes: {reached} against {expected}"
+        );
+        let model_path = output(0);
+        let model = arg(&model_path);
+        let (code, theirs, stderr) =
+            outcome(&bowline(&["classify", model, "-q"], probes.as_bytes()));
+        assert_eq!(code, 0, "{stderr}");
+        let label = |line: &str| line.split('\t').nth(1).map(str::to_string);
+        let ours: Vec<_> = labels.lines().map(label).collect();
+        assert_eq!(
+            theirs.lines().map(label).collect::<Vec<_>>(),
+            ours,
+            "{n} processes"
+        );
+        let (code, report, _) = outcome(&bowline(&["eval", model, "corpora", "-q"], b""));
+        assert_eq!(code, 0);
+        assert!(report.contains("accuracy 1.0000"), "{report}");
+        for p in 1..n {
+            assert!(!output(p).exists(), "process {p} of {n} wrote a model");
+        }
+    }
+}
+
+#[test]
+fn a_peer_killed_during_the_svm_s_rounds_stops_the_others_within_ten_seconds() {
+    let dir = tempfile::tempdir().unwrap();
+    // 4,000 documents of 40 random words from 5,000, in classes that the words do not tell
+    // apart: rounds that go on for many seconds.
+    let corpus = dir.path().join("corpus.tsv");
+    let mut state = 7u64;
+    let mut next = move |bound: u64| {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) % bound
+    };
+    let lines: String = (0..4000)
+        .map(|i| {
+            let words: Vec<String> = (0..40).map(|_| format!("w{}", next(5000))).collect();
+            format!("c{}\t{}\n", i % 4, words.join(" "))
+        })
+        .collect();
+    std::fs::write(&corpus, lines).unwrap();
+    let model = dir.path().join("model");
+    let args = [
+        "train",
+        arg(&corpus),
+        "-o",
+        arg(&model),
+        "-q",
+        "--max-iterations",
+        "100000",
+    ];
+    let mut processes = start(dir.path(), 2, &args, |_| Vec::new());
+    std::thread::sleep(Duration::from_secs(4));
+    assert!(
+        processes.0[0].try_wait().unwrap().is_none(),
+        "the rounds ended early"
+    );
+    kill_process_1(&mut processes, &model);
 }

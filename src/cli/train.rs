@@ -406,7 +406,8 @@ fn bytes_on_disk(path: &Path) -> u64 {
         .sum()
 }
 
-/// `train` in cluster mode: naive Bayes, single-label, untuned; process 0 writes the model.
+/// `train` in cluster mode: naive Bayes or the SVM, single-label, untuned; process 0 writes the
+/// model.
 #[cfg(feature = "cluster")]
 fn train_in_cluster(
     cluster: &bowline::cluster::Cluster,
@@ -421,6 +422,9 @@ fn train_in_cluster(
         return Err(Error::Config(
             "cluster mode trains single-label models from a corpus path, untuned".into(),
         ));
+    }
+    if builder.kind() == Kind::Svm {
+        return train_svm_in_cluster(cluster, builder, corpus, read, pipeline, args, started);
     }
     let (log, note) = super::cluster::shared_log(read.max_doc_bytes);
     let trained = bowline::cluster::train(cluster, builder, corpus, read, pipeline, note);
@@ -451,6 +455,56 @@ fn train_in_cluster(
             model.vectorizer.terms().len(),
             started.elapsed().as_secs_f64(),
             args.output.display()
+        );
+    }
+    Ok(log.outcome())
+}
+
+/// `train --classifier svm` in cluster mode (CoCoA+, see `bowline::cluster::train_svm`):
+/// process 0 writes the model and reports the rounds and the bytes they exchanged.
+#[cfg(feature = "cluster")]
+fn train_svm_in_cluster(
+    cluster: &bowline::cluster::Cluster,
+    builder: &Builder,
+    corpus: &Path,
+    read: &bowline::corpus::ReadOptions,
+    pipeline: &bowline::pipeline::PipelineConfig,
+    args: &TrainArgs,
+    started: std::time::Instant,
+) -> Result<Outcome> {
+    let (log, note) = super::cluster::shared_log(read.max_doc_bytes);
+    let trained = bowline::cluster::train_svm(cluster, builder, corpus, read, pipeline, note);
+    let log = super::cluster::finished(&log)?;
+    if !args.runtime.quiet {
+        eprintln!("bowline: process {}: {}", cluster.process, log.summary());
+    }
+    let Some(trained) = trained? else {
+        return Ok(log.outcome());
+    };
+    let model = trained.classifier.model();
+    report_unconverged(&model.classifier, &model.labels);
+    trained.classifier.save(&args.output)?;
+    if !args.runtime.quiet {
+        let rounds = trained.round_bytes.len();
+        let bytes: u64 = trained.round_bytes.iter().sum();
+        eprintln!(
+            "bowline: trained {} on {} documents across {} processes of {} workers, {} classes, \
+             {} terms in {:.2} s -> {}",
+            model.classifier.name(),
+            model.vectorizer.n_docs(),
+            cluster.processes(),
+            cluster.workers,
+            model.labels.len(),
+            model.vectorizer.terms().len(),
+            started.elapsed().as_secs_f64(),
+            args.output.display()
+        );
+        eprintln!(
+            "bowline: CoCoA+ in {rounds} rounds, {bytes} bytes exchanged ({} per round on \
+             average; {} for the vocabulary), dual objective {:.9e}",
+            bytes / rounds.max(1) as u64,
+            trained.vocabulary_bytes,
+            trained.dual_objectives.iter().sum::<f64>()
         );
     }
     Ok(log.outcome())

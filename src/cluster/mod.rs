@@ -12,11 +12,13 @@ mod connect;
 mod exchange;
 mod hosts;
 mod stats;
+mod svm;
 mod train;
 
-pub use exchange::{gather, Gathered};
+pub use exchange::{gather, run, Gathered, Link};
 pub use hosts::read_host_file;
 pub use stats::stats;
+pub use svm::{train_svm, TrainedSvm, DUALITY_GAP};
 pub use train::{train, Trained};
 
 use crate::error::{Error, Result};
