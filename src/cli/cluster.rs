@@ -24,9 +24,11 @@ pub struct ClusterArgs {
     /// Processes in the cluster [default: 1]. Start the same command once per process, each
     /// reading the same corpus paths; each worker reads the documents it owns (by a hash of
     /// their ids). `stats` reports exactly what one process reports. `train` trains naive Bayes
-    /// only, exactly: with integer weights (--tf count --idf none --norm none; bnb: any idf but
+    /// exactly, with integer weights (--tf count --idf none --norm none; bnb: any idf but
     /// plain) and no pruning (--min-df 1), process 0 merging the workers' models as `bowline
-    /// merge` does.
+    /// merge` does; and the SVM by CoCoA+, with any weighting: the vocabulary is counted
+    /// exactly, then rounds exchange weight changes until each class's duality gap is within
+    /// 5e-4 of its objective, or --max-iterations rounds (uncalibrated).
     #[arg(long, value_name = "N")]
     pub processes: Option<usize>,
     /// This process's index, from 0; process 0 writes the output, the others nothing
