@@ -470,6 +470,14 @@ fn the_svm_trained_by_one_two_and_three_processes_reaches_one_process_s_dual_obj
         let (code, report, _) = outcome(&bowline(&["eval", model, "corpora", "-q"], b""));
         assert_eq!(code, 0);
         assert!(report.contains("accuracy 1.0000"), "{report}");
+        // The reservoir holds every training row (61, under its capacity), merged from the
+        // workers' samples, and `update` continues from it.
+        let (_, inspected, _) = outcome(&bowline(&["inspect", model], b""));
+        assert!(inspected.contains("61 training rows kept"), "{inspected}");
+        let more = dir.path().join("more.tsv");
+        std::fs::write(&more, "space\trocket orbit launch pad\nfood\tbake bread\n").unwrap();
+        let (code, _, stderr) = outcome(&bowline(&["update", model, arg(&more), "-q"], b""));
+        assert_eq!(code, 0, "{stderr}");
         for p in 1..n {
             assert!(!output(p).exists(), "process {p} of {n} wrote a model");
         }
