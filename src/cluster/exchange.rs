@@ -5,6 +5,8 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
 
+use serde::de::{Deserializer, Visitor};
+use serde::{Deserialize, Serialize, Serializer};
 use timely::container::CapacityContainerBuilder;
 use timely::dataflow::operators::vec::{Broadcast, Input};
 use timely::dataflow::operators::{Exchange, Inspect, Probe};
@@ -126,7 +128,7 @@ impl Link<'_> {
         let to_root: fn(&Item) -> u64 = |_| 0;
         let mut received = exchange(
             self.worker,
-            vec![(index as u64, ok, payload)],
+            vec![(index as u64, ok, Payload(payload))],
             Some(to_root),
         );
         own?;
@@ -135,7 +137,7 @@ impl Link<'_> {
         }
         received.sort_by_key(|&(from, ..)| from);
         let mut payloads = Vec::with_capacity(received.len());
-        for (from, ok, payload) in received {
+        for (from, ok, Payload(payload)) in received {
             if !ok {
                 return Err(Error::Config(format!(
                     "process {} failed: {}",
@@ -155,18 +157,18 @@ impl Link<'_> {
         let items: Vec<Item> = match (self.worker.index(), payloads) {
             (0, Ok(payloads)) => (0..peers)
                 .zip(payloads)
-                .map(|(to, p)| (to, true, p))
+                .map(|(to, p)| (to, true, Payload(p)))
                 .collect(),
             (0, Err(e)) => (0..peers)
-                .map(|to| (to, false, e.to_string().into_bytes()))
+                .map(|to| (to, false, Payload(e.to_string().into_bytes())))
                 .collect(),
             _ => Vec::new(),
         };
         let to_each: fn(&Item) -> u64 = |&(to, ..)| to;
         let received = exchange(self.worker, items, Some(to_each));
         match received.into_iter().next() {
-            Some((_, true, payload)) => Ok(payload),
-            Some((_, false, message)) => Err(Error::Config(
+            Some((_, true, Payload(payload))) => Ok(payload),
+            Some((_, false, Payload(message))) => Err(Error::Config(
                 String::from_utf8_lossy(&message).into_owned(),
             )),
             None => Err(Error::Config("worker 0 sent nothing".into())),
@@ -196,7 +198,47 @@ impl Link<'_> {
 
 /// A payload on its way: the worker it comes from or goes to, whether it is a payload (or an
 /// error's message), and its bytes.
-type Item = (u64, bool, Vec<u8>);
+type Item = (u64, bool, Payload);
+
+/// A payload's bytes, which bincode (timely's encoding between processes) writes and reads as
+/// one block: as a plain `Vec<u8>` it goes byte by byte, which cost much of a round of the
+/// SVM's 200 MB.
+#[derive(Debug, Clone, Default)]
+struct Payload(Vec<u8>);
+
+impl Serialize for Payload {
+    fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        serializer.serialize_bytes(&self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for Payload {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> std::result::Result<Self, D::Error> {
+        deserializer.deserialize_byte_buf(PayloadVisitor)
+    }
+}
+
+/// Reads a [`Payload`] from a block of bytes, owned or borrowed.
+struct PayloadVisitor;
+
+impl Visitor<'_> for PayloadVisitor {
+    type Value = Payload;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter) -> std::fmt::Result {
+        formatter.write_str("bytes")
+    }
+
+    fn visit_byte_buf<E: serde::de::Error>(
+        self,
+        bytes: Vec<u8>,
+    ) -> std::result::Result<Payload, E> {
+        Ok(Payload(bytes))
+    }
+
+    fn visit_bytes<E: serde::de::Error>(self, bytes: &[u8]) -> std::result::Result<Payload, E> {
+        Ok(Payload(bytes.to_vec()))
+    }
+}
 
 /// Sends `items` to every worker (`route` `None`) or each to the worker `route` names, and
 /// returns what this worker received once every worker's items have arrived.

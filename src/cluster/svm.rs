@@ -24,7 +24,7 @@
 //! rows use times the classes still running, 4 bytes each, non-zero columns only (a bitmap marks
 //! them); worker 0 also makes passes over the weights of every column and class. CoCoA+ keeps
 //! each worker's step safe for any split by charging it σ' times the curvature, so more workers
-//! take more rounds: on 20 Newsgroups, two processes spend about 3 s and 217 MB a round, and
+//! take more rounds: on 20 Newsgroups, two processes spend about 1 s and 217 MB a round, and
 //! reach one process's test accuracy within 0.05 points in 20 rounds, far from the duality
 //! gap's stop (`benches/README.md`). It pays where the rows do not fit one machine. Where they
 //! fit every worker but one process is too slow, giving each worker whole one-vs-rest problems
