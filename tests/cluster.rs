@@ -416,6 +416,7 @@ fn reported_dual_objective(stderr: &str) -> f64 {
         .split_once("dual objective ")
         .unwrap_or_else(|| panic!("no dual objective in {stderr}"));
     let figure = after.split_whitespace().next().unwrap_or_default();
+    let figure = figure.trim_end_matches(|c: char| !c.is_ascii_digit());
     figure
         .parse()
         .unwrap_or_else(|_| panic!("'{figure}' in {stderr}"))

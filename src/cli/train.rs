@@ -423,34 +423,33 @@ fn train_in_cluster(
             "cluster mode trains single-label models from a corpus path, untuned".into(),
         ));
     }
-    if builder.kind() == Kind::Svm {
-        return train_svm_in_cluster(cluster, builder, corpus, read, pipeline, args, started);
-    }
     let (log, note) = super::cluster::shared_log(read.max_doc_bytes);
-    let trained = bowline::cluster::train(cluster, builder, corpus, read, pipeline, note);
+    let trained = if builder.kind() == Kind::Svm {
+        let trained = bowline::cluster::train_svm(cluster, builder, corpus, read, pipeline, note);
+        trained.map(|t| t.map(InCluster::Svm))
+    } else {
+        let trained = bowline::cluster::train(cluster, builder, corpus, read, pipeline, note);
+        trained.map(|t| t.map(InCluster::NaiveBayes))
+    };
     let log = super::cluster::finished(&log)?;
     if !args.runtime.quiet {
         eprintln!("bowline: process {}: {}", cluster.process, log.summary());
     }
-    let trained = trained?;
-    let Some(bowline::cluster::Trained {
-        classifier,
-        exchanged,
-    }) = trained
-    else {
+    let Some(trained) = trained? else {
         return Ok(log.outcome());
     };
-    classifier.save(&args.output)?;
+    let (classifier, exchange) = trained.described();
     let model = classifier.model();
+    report_unconverged(&model.classifier, &model.labels);
+    classifier.save(&args.output)?;
     if !args.runtime.quiet {
         eprintln!(
-            "bowline: trained {} on {} documents across {} processes of {} workers ({} bytes of \
-             partial models gathered), {} classes, {} terms in {:.2} s -> {}",
+            "bowline: trained {} on {} documents across {} processes of {} workers ({exchange}), \
+             {} classes, {} terms in {:.2} s -> {}",
             model.classifier.name(),
             model.vectorizer.n_docs(),
             cluster.processes(),
             cluster.workers,
-            exchanged,
             model.labels.len(),
             model.vectorizer.terms().len(),
             started.elapsed().as_secs_f64(),
@@ -460,52 +459,35 @@ fn train_in_cluster(
     Ok(log.outcome())
 }
 
-/// `train --classifier svm` in cluster mode (CoCoA+, see `bowline::cluster::train_svm`):
-/// process 0 writes the model and reports the rounds and the bytes they exchanged.
+/// What a cluster trained: naive Bayes merged from the workers' models, or the SVM by CoCoA+.
 #[cfg(feature = "cluster")]
-fn train_svm_in_cluster(
-    cluster: &bowline::cluster::Cluster,
-    builder: &Builder,
-    corpus: &Path,
-    read: &bowline::corpus::ReadOptions,
-    pipeline: &bowline::pipeline::PipelineConfig,
-    args: &TrainArgs,
-    started: std::time::Instant,
-) -> Result<Outcome> {
-    let (log, note) = super::cluster::shared_log(read.max_doc_bytes);
-    let trained = bowline::cluster::train_svm(cluster, builder, corpus, read, pipeline, note);
-    let log = super::cluster::finished(&log)?;
-    if !args.runtime.quiet {
-        eprintln!("bowline: process {}: {}", cluster.process, log.summary());
+enum InCluster {
+    NaiveBayes(bowline::cluster::Trained),
+    Svm(bowline::cluster::TrainedSvm),
+}
+
+#[cfg(feature = "cluster")]
+impl InCluster {
+    /// The classifier, and what its training exchanged, as the report says it.
+    fn described(self) -> (bowline::TextClassifier, String) {
+        match self {
+            InCluster::NaiveBayes(trained) => {
+                let exchanged = trained.exchanged;
+                let said = format!("{exchanged} bytes of partial models gathered");
+                (trained.classifier, said)
+            }
+            InCluster::Svm(trained) => {
+                let rounds = trained.round_bytes.len();
+                let bytes: u64 = trained.round_bytes.iter().sum();
+                let said = format!(
+                    "CoCoA+ in {rounds} rounds, {bytes} bytes exchanged, {} a round on average \
+                     and {} for the vocabulary; dual objective {:.9e}",
+                    bytes / rounds.max(1) as u64,
+                    trained.vocabulary_bytes,
+                    trained.dual_objectives.iter().sum::<f64>()
+                );
+                (trained.classifier, said)
+            }
+        }
     }
-    let Some(trained) = trained? else {
-        return Ok(log.outcome());
-    };
-    let model = trained.classifier.model();
-    report_unconverged(&model.classifier, &model.labels);
-    trained.classifier.save(&args.output)?;
-    if !args.runtime.quiet {
-        let rounds = trained.round_bytes.len();
-        let bytes: u64 = trained.round_bytes.iter().sum();
-        eprintln!(
-            "bowline: trained {} on {} documents across {} processes of {} workers, {} classes, \
-             {} terms in {:.2} s -> {}",
-            model.classifier.name(),
-            model.vectorizer.n_docs(),
-            cluster.processes(),
-            cluster.workers,
-            model.labels.len(),
-            model.vectorizer.terms().len(),
-            started.elapsed().as_secs_f64(),
-            args.output.display()
-        );
-        eprintln!(
-            "bowline: CoCoA+ in {rounds} rounds, {bytes} bytes exchanged ({} per round on \
-             average; {} for the vocabulary), dual objective {:.9e}",
-            bytes / rounds.max(1) as u64,
-            trained.vocabulary_bytes,
-            trained.dual_objectives.iter().sum::<f64>()
-        );
-    }
-    Ok(log.outcome())
 }
