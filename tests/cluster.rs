@@ -577,3 +577,31 @@ fn the_svm_trained_by_two_processes_on_20_newsgroups_reaches_one_process() {
         "{reached} against {expected}"
     );
 }
+
+#[test]
+fn a_document_without_a_label_stops_every_process_training_the_svm() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("corpus.jsonl");
+    let mut lines: String = (0..20)
+        .map(|i| {
+            format!(
+                "{{\"id\": \"{i}\", \"label\": \"c{}\", \"text\": \"word{i} common\"}}\n",
+                i % 2
+            )
+        })
+        .collect();
+    lines.push_str("{\"id\": \"x\", \"text\": \"no label here\"}\n");
+    std::fs::write(&corpus, lines).unwrap();
+    let model = dir.path().join("model");
+    let args = ["train", arg(&corpus), "-o", arg(&model), "-q"];
+    let mut processes = start(dir.path(), 2, &args, |_| Vec::new());
+    for (p, out) in processes.wait_all().iter().enumerate() {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "process {p}: {stderr}");
+        assert!(
+            stderr.contains("needs a label on every document"),
+            "{stderr}"
+        );
+    }
+    assert!(!model.exists());
+}

@@ -124,14 +124,27 @@ fn train_worker(link: &mut Link, job: &Job) -> Result<Option<TrainedSvm>> {
     let (counted, vocabulary, mut root) = share_vocabulary(link, job, shard)?;
     let classes = vocabulary.classes.clone();
     let config = job.builder.vectorizer_config();
-    let vectorizer = vocabulary.vectorizer(job.builder.analysis_config(), config)?;
-    let rows = weighed_rows(&counted, &vectorizer, &classes, &job.corpus)?;
+    let analysis = job.builder.analysis_config();
+    let prepared = vocabulary
+        .vectorizer(analysis, config)
+        .and_then(|vectorizer| {
+            let rows = weighed_rows(&counted, &vectorizer, &classes, &job.corpus)?;
+            Ok((vectorizer, rows))
+        });
     drop(counted);
+    let (vectorizer, rows) = match prepared {
+        Ok(prepared) => prepared,
+        Err(error) => return Err(stop_everyone(link, error)),
+    };
     let salt = (shard.index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     let seed = job.params.seed.wrapping_add(salt);
-    let (x, labels) = (&rows.x, &rows.labels);
     let k = classes.len();
-    let mut local = LocalProblem::new(x, labels, k, &job.params, shard.peers, seed)?;
+    let (x, params) = (&rows.x, &job.params);
+    let mut local = match LocalProblem::new(x, &rows.labels, k, params, shard.peers, seed) {
+        Ok(local) => local,
+        Err(error) => return Err(stop_everyone(link, error)),
+    };
+    let labels = &rows.labels;
     if let Some(root) = &mut root {
         root.start(vectorizer.terms().len(), k, job.params);
     }
@@ -198,6 +211,15 @@ fn read_shard(job: &Job, shard: Shard) -> Result<FittedCorpus> {
     fit_corpus(source, &analyzer, &counting_config(), &job.pipeline, |e| {
         note(e)
     })
+}
+
+/// Sends `error` in place of this worker's next message, so that every worker stops with it
+/// instead of waiting for that message; returns the error every worker stops with.
+fn stop_everyone(link: &mut Link, error: Error) -> Error {
+    match link.reduce(Err(error), Ok) {
+        Err(error) => error,
+        Ok(_) => Error::Config("a worker's error was lost on its way".into()),
+    }
 }
 
 /// An error sent on while it is also kept, as text.
