@@ -26,8 +26,9 @@ pub struct ClusterArgs {
     /// a hash of their ids). Every command writes exactly what one process writes: `classify`
     /// every result once, in input order. `train` (single-label, untuned) merges the workers'
     /// naive Bayes models, as `bowline merge` does, under integer weights (--tf count --idf
-    /// none --norm none; bnb: any idf but plain) and no pruning (--min-df 1); otherwise process
-    /// 0 fits and trains on the documents the workers counted.
+    /// none --norm none; bnb: any idf but plain) and no pruning (--min-df 1); trains the SVM by
+    /// CoCoA+ with --cocoa; otherwise process 0 fits and trains on the documents the workers
+    /// counted.
     #[arg(long, value_name = "N")]
     pub processes: Option<usize>,
     /// This process's index, from 0; process 0 writes the output, the others nothing

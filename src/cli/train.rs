@@ -115,6 +115,13 @@ pub struct TrainArgs {
     #[cfg(feature = "cluster")]
     #[command(flatten)]
     pub cluster: super::cluster::ClusterArgs,
+    /// In cluster mode, train the SVM by CoCoA+: each worker keeps the rows it read, and rounds
+    /// exchange weight changes until each class's duality gap is within 5e-4 of its objective,
+    /// or --max-iterations rounds. Without it, process 0 trains on the documents the workers
+    /// counted: the one-process model exactly, but every row is held there.
+    #[cfg(feature = "cluster")]
+    #[arg(long, help_heading = "Cluster mode (timely-dataflow)")]
+    pub cocoa: bool,
 }
 
 /// Flags of multi-label training.
@@ -423,31 +430,37 @@ fn train_in_cluster(
         ));
     }
     let (log, note) = super::cluster::shared_log(read.max_doc_bytes);
-    let trained = bowline::cluster::train(cluster, builder, corpus, read, pipeline, note);
+    if args.cocoa && (builder.kind() != Kind::Svm || args.weighting.hash_bits.is_some()) {
+        return Err(Error::Config(
+            "--cocoa trains the SVM over a vocabulary; drop it, or --hash-bits".into(),
+        ));
+    }
+    let trained = if args.cocoa {
+        let trained = bowline::cluster::train_svm(cluster, builder, corpus, read, pipeline, note);
+        trained.map(|t| t.map(InCluster::Svm))
+    } else {
+        let trained = bowline::cluster::train(cluster, builder, corpus, read, pipeline, note);
+        trained.map(|t| t.map(InCluster::Gathered))
+    };
     let log = super::cluster::finished(&log)?;
     if !args.runtime.quiet {
         eprintln!("bowline: process {}: {}", cluster.process, log.summary());
     }
-    let trained = trained?;
-    let Some(bowline::cluster::Trained {
-        classifier,
-        method,
-        exchanged,
-    }) = trained
-    else {
+    let Some(trained) = trained? else {
         return Ok(log.outcome());
     };
-    classifier.save(&args.output)?;
+    let (classifier, exchange) = trained.described();
     let model = classifier.model();
+    report_unconverged(&model.classifier, &model.labels);
+    classifier.save(&args.output)?;
     if !args.runtime.quiet {
         eprintln!(
-            "bowline: trained {} on {} documents across {} processes of {} workers ({} bytes of \
-             {method} gathered), {} classes, {} in {:.2} s -> {}",
+            "bowline: trained {} on {} documents across {} processes of {} workers ({exchange}), \
+             {} classes, {} in {:.2} s -> {}",
             model.classifier.name(),
             model.vectorizer.n_docs(),
             cluster.processes(),
             cluster.workers,
-            exchanged,
             model.labels.len(),
             super::features(&model.vectorizer),
             started.elapsed().as_secs_f64(),
@@ -455,4 +468,37 @@ fn train_in_cluster(
         );
     }
     Ok(log.outcome())
+}
+
+/// What a cluster trained: from what process 0 gathered, or the SVM by CoCoA+.
+#[cfg(feature = "cluster")]
+enum InCluster {
+    Gathered(bowline::cluster::Trained),
+    Svm(bowline::cluster::TrainedSvm),
+}
+
+#[cfg(feature = "cluster")]
+impl InCluster {
+    /// The classifier, and what its training exchanged, as the report says it.
+    fn described(self) -> (bowline::TextClassifier, String) {
+        match self {
+            InCluster::Gathered(trained) => {
+                let (exchanged, method) = (trained.exchanged, trained.method);
+                let said = format!("{exchanged} bytes of {method} gathered");
+                (trained.classifier, said)
+            }
+            InCluster::Svm(trained) => {
+                let rounds = trained.round_bytes.len();
+                let bytes: u64 = trained.round_bytes.iter().sum();
+                let said = format!(
+                    "CoCoA+ in {rounds} rounds, {bytes} bytes exchanged, {} a round on average \
+                     and {} for the vocabulary; dual objective {:.9e}",
+                    bytes / rounds.max(1) as u64,
+                    trained.vocabulary_bytes,
+                    trained.dual_objectives.iter().sum::<f64>()
+                );
+                (trained.classifier, said)
+            }
+        }
+    }
 }

@@ -14,13 +14,15 @@ mod count;
 mod exchange;
 mod hosts;
 mod stats;
+mod svm;
 mod train;
 
 pub use classify::{classify, evaluate, Format, Scoring};
 pub use count::{count_corpus, GatheredCounts};
-pub use exchange::{gather, Gathered, Settings};
+pub use exchange::{gather, run, Gathered, Link, Settings};
 pub use hosts::read_host_file;
 pub use stats::stats;
+pub use svm::{train_svm, TrainedSvm, DUALITY_GAP};
 pub use train::{cross_validate, train, update, Method, Trained};
 
 use crate::corpus::Entry;

@@ -4,6 +4,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use super::exchange::Settings;
 use super::{count_corpus, gather, Cluster, GatheredCounts};
 use crate::analyze::Analyzer;
 use crate::classifier::{Builder, CvReport, Labelled, Reading, TextClassifier, Updated};
@@ -15,6 +16,37 @@ use crate::model::{merge, Model, Part, TrainingInfo};
 use crate::pipeline::PipelineConfig;
 use crate::report::settings::{analysis_flags, weighting_flags};
 use crate::vectorize::{counting_config, VectorizerConfig};
+
+/// What every process of a training must be given alike: the command, corpus, classifier,
+/// analysis, weighting, trainer and read options.
+pub(super) fn settings(builder: &Builder, corpus: &Path, options: &ReadOptions) -> Settings {
+    vec![
+        ("the command".to_string(), "train".to_string()),
+        ("the corpus".to_string(), corpus.display().to_string()),
+        (
+            "the classifier".to_string(),
+            format!("{:?}", builder.kind()),
+        ),
+        (
+            "the analysis".to_string(),
+            analysis_flags(builder.analysis_config()),
+        ),
+        (
+            "the weighting".to_string(),
+            weighting_flags(builder.vectorizer_config()),
+        ),
+        // What the flags above leave out, such as a custom stop word list's words.
+        (
+            "the analysis in full".to_string(),
+            format!("{:?}", builder.analysis_config()),
+        ),
+        (
+            "the trainer".to_string(),
+            format!("{:?}", builder.trainer_config()),
+        ),
+        ("the read options".to_string(), format!("{options:?}")),
+    ]
+}
 
 /// A model trained by a cluster, on process 0.
 #[derive(Debug)]
@@ -101,32 +133,7 @@ fn train_merged(
     pipeline: &PipelineConfig,
     note: super::Note,
 ) -> Result<Option<Trained>> {
-    let settings = vec![
-        ("the command".to_string(), "train".to_string()),
-        ("the corpus".to_string(), corpus.display().to_string()),
-        (
-            "the classifier".to_string(),
-            format!("{:?}", builder.kind()),
-        ),
-        (
-            "the analysis".to_string(),
-            analysis_flags(builder.analysis_config()),
-        ),
-        (
-            "the weighting".to_string(),
-            weighting_flags(builder.vectorizer_config()),
-        ),
-        // What the flags above leave out, such as a custom stop word list's words.
-        (
-            "the analysis in full".to_string(),
-            format!("{:?}", builder.analysis_config()),
-        ),
-        (
-            "the trainer".to_string(),
-            format!("{:?}", builder.trainer_config()),
-        ),
-        ("the read options".to_string(), format!("{options:?}")),
-    ];
+    let settings = settings(builder, corpus, options);
     let (work_builder, path, options, pipeline) = (
         builder.clone(),
         corpus.to_path_buf(),

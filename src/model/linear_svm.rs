@@ -245,12 +245,25 @@ impl LinearSvm {
 
     /// Trains one binary SVM per class (class `c` against the rest), in parallel.
     pub fn train(x: &Matrix, labels: &[u32], classes: usize, params: SvmParams) -> Result<Self> {
+        Ok(LinearSvm::train_with_parts(x, labels, classes, params)?.0)
+    }
+
+    /// Trains as [`LinearSvm::train`] does, returning with the SVM each class's Σα − ½·D·Σα²,
+    /// the part of its dual objective that the weights do not give (see `objective.rs`).
+    fn train_with_parts(
+        x: &Matrix,
+        labels: &[u32],
+        classes: usize,
+        params: SvmParams,
+    ) -> Result<(Self, Vec<f64>)> {
         params.validate()?;
         let starts = (0..classes).map(|_| Start::cold()).collect();
         let solutions = solve_classes(x, Targets::Single(labels), &params, starts, 0)?;
         let mut reservoir = Reservoir::new(params.reservoir, params.seed);
         keep_rows(&mut reservoir, x, labels, &solutions, 0);
-        Ok(LinearSvm::solved(params, x.cols(), reservoir, solutions))
+        let parts = objective::solution_parts(&solutions, &params);
+        let svm = LinearSvm::solved(params, x.cols(), reservoir, solutions);
+        Ok((svm, parts))
     }
 
     /// Learns from new rows `x` (in the grown vocabulary's columns and weighting, described by
@@ -656,7 +669,9 @@ fn keep_rows(
     }
 }
 
+pub mod cocoa;
 mod dual;
 mod explain;
+mod objective;
 #[cfg(test)]
 mod tests;

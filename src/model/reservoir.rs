@@ -60,6 +60,48 @@ impl Reservoir {
         &mut self.rows
     }
 
+    /// One reservoir of `capacity` rows from reservoirs of disjoint streams, each of the same
+    /// capacity or more: a uniform sample of the union of the streams, as one reservoir offered
+    /// every row would hold. Each part's rows are shuffled (the order of a reservoir's slots
+    /// follows its stream's order), then each slot takes the next row of a part chosen with
+    /// probability its rows not yet taken over all rows not yet taken, as a draw without
+    /// replacement from the union would.
+    pub fn merged(parts: Vec<Reservoir>, capacity: u32, seed: u64) -> Self {
+        let mut random = SplitMix(seed);
+        let seen: u64 = parts.iter().map(|p| p.seen).sum();
+        let mut pools: Vec<(u64, std::vec::IntoIter<KeptRow>)> = parts
+            .into_iter()
+            .map(|part| {
+                let mut order: Vec<usize> = (0..part.rows.len()).collect();
+                random.shuffle(&mut order);
+                let mut rows: Vec<Option<KeptRow>> = part.rows.into_iter().map(Some).collect();
+                let shuffled: Vec<KeptRow> = order.iter().filter_map(|&i| rows[i].take()).collect();
+                (part.seen, shuffled.into_iter())
+            })
+            .collect();
+        let mut rows = Vec::new();
+        let mut left = seen;
+        while rows.len() < capacity as usize && left > 0 {
+            let mut draw = random.below(left);
+            let Some((unseen, pool)) = pools.iter_mut().find(|(unseen, _)| {
+                let here = draw < *unseen;
+                draw = draw.saturating_sub(*unseen);
+                here
+            }) else {
+                break;
+            };
+            *unseen -= 1;
+            left -= 1;
+            rows.extend(pool.next());
+        }
+        Reservoir {
+            capacity,
+            seen,
+            random,
+            rows,
+        }
+    }
+
     /// Offers the next row; `make` builds it only when it is kept.
     pub fn offer(&mut self, make: impl FnOnce() -> KeptRow) {
         self.seen += 1;
@@ -96,6 +138,25 @@ mod tests {
         (3..1000).for_each(|i| reservoir.offer(|| row(i)));
         assert_eq!(reservoir.rows().len(), 3);
         assert_eq!(reservoir.seen(), 1000);
+    }
+
+    #[test]
+    fn merged_reservoirs_are_a_uniform_sample_of_the_union() {
+        // Streams of 2 and 8 rows (labels 0..2 and 2..10) into 4 slots, merged 2,000 times:
+        // each of the 10 rows should be kept in about 4/10 of them, whichever stream it was in.
+        let mut kept = [0u32; 10];
+        for seed in 0..2000 {
+            let (mut a, mut b) = (Reservoir::new(4, seed), Reservoir::new(4, seed + 7919));
+            (0..2).for_each(|i| a.offer(|| row(i)));
+            (2..10).for_each(|i| b.offer(|| row(i)));
+            let merged = Reservoir::merged(vec![a, b], 4, seed);
+            assert_eq!((merged.rows().len(), merged.seen()), (4, 10));
+            merged
+                .rows()
+                .iter()
+                .for_each(|r| kept[r.label as usize] += 1);
+        }
+        assert!(kept.iter().all(|&k| (720..880).contains(&k)), "{kept:?}");
     }
 
     #[test]

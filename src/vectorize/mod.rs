@@ -43,7 +43,8 @@ pub use matrix::{
 pub(crate) use matrix::{for_each_renumbered, row_chunks};
 pub use shard::CountedShard;
 pub use subset::{
-    count_part, count_rows, counting_config, fit_part, weigh_part, weigh_rows, FittedPart,
+    count_part, count_rows, counting_config, fit_counts, fit_part, weigh_part, weigh_rows,
+    FittedPart,
 };
 pub use term_list::TermList;
 pub use weighting::{Idf, Norm, Tf, Weighting};

@@ -7,6 +7,7 @@ use super::{
     fill_renumbered, matrix_row, vocabulary, FittedCorpus, FittedVectorizer, Idf, Matrix, Norm,
     SparseRow, TermList, Tf, VectorizerConfig, Weighting,
 };
+use crate::analyze::AnalyzerConfig;
 use crate::error::Result;
 
 /// Raw counts over every term: how a corpus is read before its parts are fitted.
@@ -47,14 +48,28 @@ pub fn fit_part(
     }
     let n_docs = rows.len() as u32;
     let terms = counted.vectorizer.terms();
+    let analyzer = counted.vectorizer.analyzer().clone();
+    fit_counts(analyzer, terms, &df, &total, config, n_docs)
+}
+
+/// Fits `config` on `terms` (in byte order) with their document frequencies and total counts
+/// over `n_docs` documents, as a fit on those documents would: for counts added up elsewhere,
+/// as a cluster's workers add theirs.
+pub fn fit_counts(
+    analyzer: AnalyzerConfig,
+    terms: &TermList,
+    df: &[u32],
+    total: &[u64],
+    config: &VectorizerConfig,
+    n_docs: u32,
+) -> Result<FittedPart> {
     let (terms, df, remap) = match config.hashing {
         Some(_) => {
-            let (df, remap) = vocabulary::prune_hashed(&df, columns, config, n_docs);
+            let (df, remap) = vocabulary::prune_hashed(df, df.len(), config, n_docs);
             (TermList::default(), df, remap)
         }
-        None => vocabulary::prune(terms, &df, &total, config, n_docs),
+        None => vocabulary::prune(terms, df, total, config, n_docs),
     };
-    let analyzer = counted.vectorizer.analyzer().clone();
     let vectorizer = FittedVectorizer::from_parts(analyzer, config.clone(), terms, df, n_docs)?;
     Ok(FittedPart { vectorizer, remap })
 }

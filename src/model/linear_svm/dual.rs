@@ -38,7 +38,7 @@ pub struct Rows<'a> {
     /// `x` in the solver's columns.
     renumbered: Matrix,
     /// The solver's number of each of `x`'s columns.
-    solver_column: Vec<u32>,
+    pub(super) solver_column: Vec<u32>,
 }
 
 impl<'a> Rows<'a> {
@@ -78,12 +78,24 @@ impl<'a> Rows<'a> {
         })
     }
 
+    /// Row `i`'s decision values w·x_i + b in the lanes of `weights` (in the solver's columns,
+    /// bias last).
+    pub(super) fn margins(&self, i: usize, weights: &[[f64; LANES]]) -> [f64; LANES] {
+        let (indices, values) = matrix_row(&self.renumbered, i);
+        let mut margins = weights[weights.len() - 1];
+        for (&j, &v) in indices.iter().zip(values) {
+            let column = &weights[j as usize];
+            (0..LANES).for_each(|c| margins[c] += column[c] * v);
+        }
+        margins
+    }
+
     /// Asks for the first entries of row `i`, which the pass visits next. Rows come in random
     /// order, so the start of each is a cache miss that nothing else foresees; asked for while
     /// the row before is summed, solves of 20 Newsgroups' bigrams took about 15% less time
     /// (in-process repeats alternated with the solver without it). Asking for more than the
     /// first cache line of each array was slower.
-    fn prefetch_start(&self, i: usize) {
+    pub(super) fn prefetch_start(&self, i: usize) {
         let start = self.renumbered.indptr().outer_inds_sz(i).start;
         if let Some(index) = self.renumbered.indices().get(start) {
             prefetch(index);
@@ -149,14 +161,14 @@ impl Solution {
 }
 
 /// Per-pass bookkeeping of the classes of a group.
-struct Progress {
+pub(super) struct Progress {
     /// Largest and smallest projected gradient seen in this pass, per class.
-    spread: Vec<(f64, f64)>,
-    convergence: Vec<Convergence>,
+    pub(super) spread: Vec<(f64, f64)>,
+    pub(super) convergence: Vec<Convergence>,
 }
 
 impl Progress {
-    fn new(k: usize) -> Self {
+    pub(super) fn new(k: usize) -> Self {
         let start = Convergence {
             iterations: 0,
             converged: false,
@@ -208,7 +220,7 @@ pub fn solve(
             .zip(start.alpha)
             .for_each(|(a, v)| a[c] = v);
     }
-    let mut pass = Pass::new(&classes, params);
+    let mut pass = Pass::new(&classes, params, 1.0);
     let mut progress = Progress::new(k);
     let mut order: Vec<usize> = (0..m).collect();
     let mut rng = SplitMix(seed);
@@ -250,8 +262,17 @@ pub fn solve(
 /// much).
 const PREFETCH_AHEAD: usize = 48;
 
+/// The upper bound of a dual variable (C for hinge, unbounded for squared hinge) and what the
+/// loss adds to the Hessian's diagonal (0 for hinge, 1/(2C) for squared hinge).
+pub(super) fn loss_constants(params: &SvmParams) -> (f64, f64) {
+    match params.loss {
+        Loss::Hinge => (params.c, 0.0),
+        Loss::SquaredHinge => (f64::INFINITY, 0.5 / params.c),
+    }
+}
+
 /// The loss's constants and the state of the group's lanes.
-struct Pass {
+pub(super) struct Pass {
     first_class: usize,
     /// Upper bound of a dual variable: C for hinge, unbounded for squared hinge.
     upper: f64,
@@ -259,24 +280,27 @@ struct Pass {
     diagonal: f64,
     /// Lanes beyond the group's classes, or whose class has converged, take no steps.
     running: [bool; LANES],
+    /// How much a step counts in the weights the margins are computed from: 1 for one
+    /// process; CoCoA+'s σ' (the number of workers) for a worker's local subproblem (see
+    /// `cocoa.rs`), which scales the curvature of every coordinate and each step's effect on
+    /// the local weights.
+    sigma: f64,
 }
 
 impl Pass {
-    fn new(classes: &Range<usize>, params: &SvmParams) -> Self {
-        let (upper, diagonal) = match params.loss {
-            Loss::Hinge => (params.c, 0.0),
-            Loss::SquaredHinge => (f64::INFINITY, 0.5 / params.c),
-        };
+    pub(super) fn new(classes: &Range<usize>, params: &SvmParams, sigma: f64) -> Self {
+        let (upper, diagonal) = loss_constants(params);
         Pass {
             first_class: classes.start,
             upper,
             diagonal,
             running: std::array::from_fn(|c| c < classes.len()),
+            sigma,
         }
     }
 
     /// Updates row `i`'s dual variable in every class still running, and the weights with them.
-    fn visit(
+    pub(super) fn visit(
         &mut self,
         rows: &Rows,
         i: usize,
@@ -309,11 +333,12 @@ impl Pass {
             }
         }
         if steps.iter().any(|&s| s != 0.0) {
+            let scaled = steps.map(|s| s * self.sigma);
             for (&j, &v) in indices.iter().zip(values) {
                 let column = &mut weights[j as usize];
-                (0..LANES).for_each(|c| column[c] += steps[c] * v);
+                (0..LANES).for_each(|c| column[c] += scaled[c] * v);
             }
-            (0..LANES).for_each(|c| weights[bias][c] += steps[c]);
+            (0..LANES).for_each(|c| weights[bias][c] += scaled[c]);
         }
     }
 
@@ -346,7 +371,8 @@ impl Pass {
             return 0.0;
         }
         let old = *alpha;
-        *alpha = (old - gradient / (rows.norms[i] + self.diagonal)).clamp(0.0, self.upper);
+        let curvature = self.sigma * rows.norms[i] + self.diagonal;
+        *alpha = (old - gradient / curvature).clamp(0.0, self.upper);
         (*alpha - old) * y
     }
 }

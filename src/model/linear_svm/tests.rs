@@ -304,3 +304,139 @@ fn the_solution_does_not_depend_on_the_column_order() {
         assert!((weights[3] - other_weights[3]).abs() < 1e-6);
     }
 }
+
+/// `rows` rows over `features` columns in `classes` classes, drawn from a fixed seed: each class
+/// leans on columns of its own, with noise on every other.
+fn random_problem(rows: usize, features: u32, classes: u32) -> (Matrix, Vec<u32>) {
+    let mut random = crate::model::random::SplitMix(11);
+    let mut builder = MatrixBuilder::default();
+    let mut labels = Vec::new();
+    for i in 0..rows {
+        let label = (i as u32) % classes;
+        let mut columns: Vec<u32> = (0..6)
+            .map(|_| random.below(features.into()) as u32)
+            .collect();
+        columns.extend((0..3).map(|_| label * 3 + random.below(3) as u32));
+        columns.sort_unstable();
+        columns.dedup();
+        let values = columns
+            .iter()
+            .map(|_| 0.2 + random.below(100) as f64 / 100.0);
+        builder.push(&SparseRow {
+            values: values.collect(),
+            indices: columns,
+        });
+        labels.push(label);
+    }
+    (builder.finish(features as usize).unwrap(), labels)
+}
+
+/// The rows of `x` that `i % workers == w` picks, with their labels.
+fn share(x: &Matrix, labels: &[u32], workers: usize, w: usize) -> (Matrix, Vec<u32>) {
+    let mut builder = MatrixBuilder::default();
+    let mut picked = Vec::new();
+    for i in (w..labels.len()).step_by(workers) {
+        let (indices, values) = row(x, i);
+        builder.push(&SparseRow {
+            indices: indices.to_vec(),
+            values: values.to_vec(),
+        });
+        picked.push(labels[i]);
+    }
+    (builder.finish(x.cols()).unwrap(), picked)
+}
+
+/// CoCoA+ over `workers` shares of the rows, run as a cluster runs it (each worker's Δw summed
+/// and added to every worker's weights), until every class meets the duality gap: each class's
+/// dual objective, the SVM and the rounds taken.
+fn distributed(
+    x: &Matrix,
+    labels: &[u32],
+    classes: usize,
+    params: &SvmParams,
+    workers: usize,
+) -> (Vec<f64>, LinearSvm, usize) {
+    let shares: Vec<(Matrix, Vec<u32>)> =
+        (0..workers).map(|w| share(x, labels, workers, w)).collect();
+    let mut locals: Vec<cocoa::LocalProblem> = (shares.iter().enumerate())
+        .map(|(w, (x, y))| {
+            cocoa::LocalProblem::new(x, y, classes, params, workers, w as u64).unwrap()
+        })
+        .collect();
+    let mut coordinator = cocoa::Coordinator::new(x.cols(), classes, *params);
+    let summed = |all: Vec<Vec<f64>>| -> Vec<f64> {
+        (0..classes)
+            .map(|c| all.iter().map(|v| v[c]).sum())
+            .collect()
+    };
+    let mut round = 0;
+    loop {
+        round += 1;
+        let losses = summed(locals.iter().map(|l| l.losses()).collect());
+        let parts = summed(locals.iter().map(|l| l.dual_parts()).collect());
+        coordinator.judge(round, &losses, &parts);
+        let deltas: Vec<Vec<f32>> = locals.iter_mut().map(|l| l.round(1)).collect();
+        let sum: Vec<f32> = (0..deltas[0].len())
+            .map(|i| deltas.iter().map(|d| d[i]).sum())
+            .collect();
+        let terms: Vec<cocoa::StepTerms> = (0..classes)
+            .map(|c| {
+                let each = locals.iter().map(|l| l.step_terms()[c]);
+                each.fold(cocoa::StepTerms::default(), cocoa::StepTerms::and)
+            })
+            .collect();
+        let scales = coordinator.scales(&sum, &terms);
+        coordinator.add(&sum, &scales);
+        let converged = coordinator.converged();
+        locals
+            .iter_mut()
+            .for_each(|l| l.apply(&sum, &scales, &converged));
+        if coordinator.done(round) {
+            break;
+        }
+    }
+    let parts = summed(locals.iter().map(|l| l.dual_parts()).collect());
+    let reservoir = crate::model::reservoir::Reservoir::new(0, 1);
+    let (svm, objectives) = coordinator.finish(&parts, reservoir).unwrap();
+    (objectives, svm, round)
+}
+
+#[test]
+fn cocoa_reaches_the_dual_objective_of_one_process() {
+    // Sparse rows, as text gives: 600 rows over 4,000 columns.
+    let (x, labels) = random_problem(600, 4000, 6);
+    for loss in [Loss::SquaredHinge, Loss::Hinge] {
+        let params = SvmParams {
+            loss,
+            tolerance: 0.01,
+            ..SvmParams::default()
+        };
+        let (single, objectives) =
+            LinearSvm::train_with_objectives(&x, &labels, 6, params).unwrap();
+        for workers in 1..=3 {
+            let (reached, svm, rounds) = distributed(&x, &labels, 6, &params, workers);
+            for (c, (&one, &many)) in objectives.iter().zip(&reached).enumerate() {
+                assert!(
+                    (one - many).abs() <= 1e-3 * one.abs(),
+                    "{loss:?}, {workers} workers, class {c}: {many} against {one} ({rounds} rounds)"
+                );
+            }
+            assert!(svm.convergence().iter().all(|c| c.converged));
+            let (mut a, mut b) = (vec![0.0; 6], vec![0.0; 6]);
+            let agree = (0..labels.len())
+                .filter(|&i| {
+                    let (indices, values) = row(&x, i);
+                    single.scores(indices, values, &mut a);
+                    svm.scores(indices, values, &mut b);
+                    let best = |s: &[f64]| (0..6).max_by(|&p, &q| s[p].total_cmp(&s[q]));
+                    best(&a) == best(&b)
+                })
+                .count();
+            assert!(
+                agree >= labels.len() * 99 / 100,
+                "{agree} of {}",
+                labels.len()
+            );
+        }
+    }
+}
