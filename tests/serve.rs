@@ -424,3 +424,41 @@ fn a_multi_label_model_answers_every_label_above_its_threshold() {
     assert_eq!(served, expected);
     assert!(!served.is_empty());
 }
+
+#[test]
+fn a_hashed_model_classifies_as_bowline_classify_and_learns() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("hashed.model");
+    let train = [
+        "train",
+        "corpora",
+        "-o",
+        arg(&path),
+        "--hash-bits",
+        "12",
+        "-q",
+    ];
+    assert_eq!(outcome(&bowline(&train, b"")).0, 0);
+    let stdin = TEXTS.join("\n") + "\n";
+    let (code, stdout, stderr) = outcome(&bowline(&["classify", arg(&path)], stdin.as_bytes()));
+    assert_eq!(code, 0, "{stderr}");
+    let expected: Vec<&str> = stdout
+        .lines()
+        .map(|l| l.split('\t').nth(1).unwrap())
+        .collect();
+    let server = Server::start(&[arg(&path)]);
+    let (status, answer) = server.post("/v1/models/hashed/classify", &json!({ "texts": TEXTS }));
+    assert_eq!(status, 200, "{answer}");
+    let served: Vec<&str> = (answer["predictions"].as_array().unwrap().iter())
+        .map(|p| p["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(served, expected);
+    let learned = json!({ "documents": [{ "label": "space", "text": "a comet passed" }] });
+    let (status, answer) = server.post("/v1/models/hashed/learn", &learned);
+    assert_eq!(
+        (status, answer["version"].as_u64()),
+        (200, Some(2)),
+        "{answer}"
+    );
+    assert_eq!(server.stop(), 0);
+}

@@ -374,7 +374,7 @@ pub(super) fn report_unconverged(classifier: &Classifier, classes: &[String]) {
 /// How many times `train` reads its corpus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Passes {
-    /// Twice for a corpus of [`TWO_PASSES_FROM`] bytes or more on disk, else once.
+    /// Twice for a corpus of 256 MiB or more on disk, else once.
     Auto,
     /// Once, holding every document's row until the model is trained.
     #[value(name = "1")]
