@@ -85,7 +85,7 @@ pub fn train_svm(
     corpus: &Path,
     options: &ReadOptions,
     pipeline: &PipelineConfig,
-    note: Arc<dyn Fn(&Entry) + Send + Sync>,
+    note: super::Note,
 ) -> Result<Option<TrainedSvm>> {
     let Trainer::Svm(params, calibrate) = builder.trainer_config().clone() else {
         return Err(Error::Config("train_svm trains the SVM".into()));
@@ -93,6 +93,11 @@ pub fn train_svm(
     if calibrate {
         return Err(Error::Config(
             "cluster mode trains the SVM uncalibrated; --calibrate needs one process".into(),
+        ));
+    }
+    if builder.vectorizer_config().hashing.is_some() {
+        return Err(Error::Config(
+            "CoCoA+ shares a vocabulary; train hashed terms without it".into(),
         ));
     }
     let job = Arc::new(Job {
