@@ -190,29 +190,29 @@ fn classify_in_cluster(
     let output = (cluster.process == 0)
         .then(|| Output::create(&args.output))
         .transpose()?;
-    let (log, note) = super::cluster::shared_log(scoring.options.max_doc_bytes);
-    let results = bowline::cluster::classify(cluster, scoring, agreed, note, move |classifier| {
-        let mut writer = ResultWriter::new(classifier, choices.clone());
-        let format: bowline::cluster::Format = Box::new(move |item, probabilities, out| {
-            if let Some(probabilities) = probabilities {
-                writer.probabilities.copy_from_slice(probabilities);
-            }
-            out.extend_from_slice(writer.format(item)?);
-            Ok(())
-        });
-        Ok(format)
-    });
-    let log = super::cluster::finished(&log)?;
-    if let (Some(results), Some(mut output)) = (results?, output) {
+    let classify = |note| {
+        bowline::cluster::classify(cluster, scoring, agreed, note, move |classifier| {
+            let mut writer = ResultWriter::new(classifier, choices.clone());
+            let format: bowline::cluster::Format = Box::new(move |item, probabilities, out| {
+                if let Some(probabilities) = probabilities {
+                    writer.probabilities.copy_from_slice(probabilities);
+                }
+                out.extend_from_slice(writer.format(item)?);
+                Ok(())
+            });
+            Ok(format)
+        })
+    };
+    let logging = (scoring.options.max_doc_bytes, args.runtime.quiet);
+    super::cluster::run_logged(cluster, logging, classify, |results| {
+        let Some(mut output) = output else {
+            return Ok(());
+        };
         for line in results {
             write(&mut output, &line)?;
         }
-        output.commit()?;
-    }
-    if !args.runtime.quiet {
-        eprintln!("bowline: process {}: {}", cluster.process, log.summary());
-    }
-    Ok(log.outcome())
+        output.commit()
+    })
 }
 
 /// Formats one result per entry.

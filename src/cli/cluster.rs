@@ -12,6 +12,7 @@ use bowline::corpus::Entry;
 use bowline::Result;
 
 use super::log::ReadLog;
+use super::Outcome;
 
 /// Cluster mode: the same command started once per process, every process reading the same
 /// corpus path. Giving any of these flags runs the command in cluster mode.
@@ -109,6 +110,27 @@ pub fn shared_log(max_doc_bytes: u64) -> (SharedLog, Note) {
         }
     };
     (log, Arc::new(note))
+}
+
+/// Runs `work` with the note this process's workers tell their entries to, then `write` with
+/// what it returned (process 0's result); prints this process's read log unless `quiet`, and
+/// gives the run's outcome. What every command run in cluster mode does around its library call.
+pub fn run_logged<T>(
+    cluster: &Cluster,
+    (max_doc_bytes, quiet): (u64, bool),
+    work: impl FnOnce(Note) -> Result<Option<T>>,
+    write: impl FnOnce(T) -> Result<()>,
+) -> Result<Outcome> {
+    let (log, note) = shared_log(max_doc_bytes);
+    let result = work(note);
+    let log = finished(&log)?;
+    if let Some(result) = result? {
+        write(result)?;
+    }
+    if !quiet {
+        eprintln!("bowline: process {}: {}", cluster.process, log.summary());
+    }
+    Ok(log.outcome())
 }
 
 /// The log once the workers are done; a worker that panicked while noting poisoned it.

@@ -62,24 +62,14 @@ pub fn run(args: CvArgs) -> Result<Outcome> {
                 "cluster mode cross-validates given settings; --tune runs in one process".into(),
             ));
         }
-        let (log, note) = super::cluster::shared_log(read.max_doc_bytes);
         let (corpus, runs) = (&args.corpus, (&read, &pipeline));
-        let report = bowline::cluster::cross_validate(
+        let folds = (args.folds, seed);
+        return super::cluster::run_logged(
             &cluster,
-            &builder,
-            corpus,
-            runs,
-            (args.folds, seed),
-            note,
+            (read.max_doc_bytes, args.runtime.quiet),
+            |note| bowline::cluster::cross_validate(&cluster, &builder, corpus, runs, folds, note),
+            |report| print(&report, &args, kind),
         );
-        let log = super::cluster::finished(&log)?;
-        if let Some(report) = report? {
-            print(&report, &args, kind)?;
-        }
-        if !args.runtime.quiet {
-            eprintln!("bowline: process {}: {}", cluster.process, log.summary());
-        }
-        return Ok(log.outcome());
     }
     let mut log = ReadLog::new(read.max_doc_bytes);
     let source = Source::open(&args.corpus, &read)?;

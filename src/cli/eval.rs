@@ -106,16 +106,13 @@ pub fn run(args: EvalArgs) -> Result<Outcome> {
             options: read,
             pipeline,
         };
-        let (log, note) = super::cluster::shared_log(scoring.options.max_doc_bytes);
-        let evaluation = bowline::cluster::evaluate(&cluster, &scoring, &decide, keep_scores, note);
-        let log = super::cluster::finished(&log)?;
-        if let Some(evaluation) = evaluation? {
-            report(&args, &classifier, &decide, &evaluation)?;
-        }
-        if !args.runtime.quiet {
-            eprintln!("bowline: process {}: {}", cluster.process, log.summary());
-        }
-        return Ok(log.outcome());
+        let logging = (scoring.options.max_doc_bytes, args.runtime.quiet);
+        return super::cluster::run_logged(
+            &cluster,
+            logging,
+            |note| bowline::cluster::evaluate(&cluster, &scoring, &decide, keep_scores, note),
+            |evaluation| report(&args, &classifier, &decide, &evaluation),
+        );
     }
     let mut log = ReadLog::new(read.max_doc_bytes);
     let source = Source::open(&args.corpus, &read)?;

@@ -122,17 +122,16 @@ fn stats_in_cluster(
             "cluster mode reads corpora, not an index".into(),
         ));
     }
-    let (log, note) = super::cluster::shared_log(read.max_doc_bytes);
-    let stats = bowline::cluster::stats(cluster, &args.corpora, analyzer, read, pipeline, note);
-    let log = super::cluster::finished(&log)?;
-    if let Some(stats) = stats? {
-        write_html(&stats, args)?;
-        print_or_quiet(&render(&stats, args.json)?)?;
-    }
-    if !args.runtime.quiet {
-        eprintln!("bowline: process {}: {}", cluster.process, log.summary());
-    }
-    Ok(log.outcome())
+    let logging = (read.max_doc_bytes, args.runtime.quiet);
+    super::cluster::run_logged(
+        cluster,
+        logging,
+        |note| bowline::cluster::stats(cluster, &args.corpora, analyzer, read, pipeline, note),
+        |stats| {
+            write_html(&stats, args)?;
+            print_or_quiet(&render(&stats, args.json)?)
+        },
+    )
 }
 
 fn render(stats: &CorpusStats, json: bool) -> Result<String> {

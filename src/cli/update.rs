@@ -66,23 +66,22 @@ fn update_in_cluster(cluster: &bowline::cluster::Cluster, args: &UpdateArgs) -> 
     let mut classifier = TextClassifier::load(&args.model)?;
     let read = args.input.options()?;
     let pipeline = args.runtime.start()?;
-    let (log, note) = super::cluster::shared_log(read.max_doc_bytes);
-    let updated = bowline::cluster::update(
+    let update = |note| {
+        let corpus = &args.corpus;
+        let updated =
+            bowline::cluster::update(cluster, &mut classifier, corpus, &read, &pipeline, note)?;
+        Ok(updated.map(|updated| (classifier, updated)))
+    };
+    let logging = (read.max_doc_bytes, args.runtime.quiet);
+    super::cluster::run_logged(
         cluster,
-        &mut classifier,
-        &args.corpus,
-        &read,
-        &pipeline,
-        note,
-    );
-    let log = super::cluster::finished(&log)?;
-    if let (Some(updated), Some(lock)) = (updated?, lock) {
-        save(&classifier, args, &lock, updated)?;
-    }
-    if !args.runtime.quiet {
-        eprintln!("bowline: process {}: {}", cluster.process, log.summary());
-    }
-    Ok(log.outcome())
+        logging,
+        update,
+        |(classifier, updated)| match &lock {
+            Some(lock) => save(&classifier, args, lock, updated),
+            None => Ok(()),
+        },
+    )
 }
 
 /// Writes the updated model (to -o, or in place under `lock`) and says what it learned.
