@@ -13,7 +13,7 @@ use crate::corpus::{Entry, ReadOptions};
 use crate::error::{Error, Result};
 use crate::eval::ScoreKind;
 use crate::flow::{Analyzed, Source};
-use crate::model::Decision;
+use crate::model::{Decision, Model};
 use crate::pipeline::PipelineConfig;
 
 /// Entries of one input at most; an entry's position is its input's number times this plus
@@ -140,24 +140,21 @@ pub fn evaluate(
 }
 
 impl Scoring {
-    /// What every process running `command` must share: the model (by its bytes' checksum, so
-    /// that processes given different files with one name refuse), the inputs and the options.
+    /// What every process running `command` must share: the model (by its header's checksums,
+    /// so that processes given different files with one name refuse), the inputs and the
+    /// options.
     fn settings(&self, command: &str) -> Result<Settings> {
-        let bytes = std::fs::read(&self.model).map_err(|e| Error::io(&self.model, e))?;
         let paths: Vec<String> = self
             .inputs
             .iter()
             .map(|p| p.display().to_string())
             .collect();
+        let model = Model::fingerprint(&self.model)?;
         Ok(vec![
             ("the command".into(), command.into()),
             (
                 "the model".into(),
-                format!(
-                    "{} (CRC-32 {:08x})",
-                    self.model.display(),
-                    crc32fast::hash(&bytes)
-                ),
+                format!("{} (header {model})", self.model.display()),
             ),
             ("the inputs".into(), paths.join(", ")),
             ("the read options".into(), format!("{:?}", self.options)),

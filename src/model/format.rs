@@ -217,6 +217,18 @@ impl Model {
         Model::from_bytes(backing.bytes(), path)
     }
 
+    /// What tells one model file from another without reading it whole: its header (in hex),
+    /// whose lengths and CRC-32s cover every byte after it (before format 6, the one CRC-32
+    /// covers the payload).
+    pub fn fingerprint(path: &Path) -> Result<String> {
+        use std::io::Read;
+        let mut header = Vec::with_capacity(HEADER_6);
+        std::fs::File::open(path)
+            .and_then(|file| file.take(HEADER_6 as u64).read_to_end(&mut header))
+            .map_err(|e| Error::io(path, e))?;
+        Ok(header.iter().map(|byte| format!("{byte:02x}")).collect())
+    }
+
     /// Checks the CRC-32 of a model file's array sections, which loading does not (see the
     /// module's documentation); files of earlier formats are checked whole on loading.
     pub fn verify(path: &Path) -> Result<()> {
