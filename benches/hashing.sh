@@ -16,17 +16,13 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 bowline=target/release/bowline
 python3 - "$train_set" "$out/train.tsv" <<'PY'
-import os, sys
+import sys
+sys.path.insert(0, "benches")
+from repeat_corpus import documents
 source, path = sys.argv[1], sys.argv[2]
 with open(path, "w") as out:
-    for label in sorted(os.listdir(source)):
-        for name in sorted(os.listdir(os.path.join(source, label))):
-            raw = open(os.path.join(source, label, name), "rb").read()
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError:
-                text = raw.decode("latin-1")
-            out.write(label + "\t" + " ".join(text.split()) + "\n")
+    for label, _, text in documents(source):
+        out.write(label + "\t" + " ".join(text.split()) + "\n")
 PY
 # Prints one row: peak RSS and time of the command after the first four arguments (trainer,
 # n-grams, features, model path), then the model's test accuracy and size.
