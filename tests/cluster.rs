@@ -6,6 +6,7 @@ mod common;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
+use std::sync::atomic::{AtomicU16, Ordering};
 use std::time::{Duration, Instant};
 
 use bowline::model::Model;
@@ -70,17 +71,9 @@ fn read_all(mut from: impl std::io::Read) -> Vec<u8> {
     bytes
 }
 
-/// A host file of `n` free loopback ports: each is bound once to find it free, then released.
+/// A host file of `n` free loopback ports.
 fn host_file(dir: &Path, n: usize) -> PathBuf {
-    let ports: Vec<u16> = (0..n)
-        .map(|_| {
-            TcpListener::bind("127.0.0.1:0")
-                .unwrap()
-                .local_addr()
-                .unwrap()
-                .port()
-        })
-        .collect();
+    let ports: Vec<u16> = (0..n).map(|_| free_port()).collect();
     let text: String = ports
         .iter()
         .map(|port| format!("127.0.0.1:{port}\n"))
@@ -88,6 +81,25 @@ fn host_file(dir: &Path, n: usize) -> PathBuf {
     let path = dir.join(format!("hosts-{}", ports[0]));
     std::fs::write(&path, text).unwrap();
     path
+}
+
+/// A loopback port for a test's process to listen on. A port the system hands out (bound to
+/// port 0, then released) can be handed out again at once, to another test's host file or as
+/// the own port of a process's outgoing connection, and the process meant to listen there then
+/// cannot, leaving its peers waiting. So ports come from a counter, never twice in a run, below
+/// Linux's ephemeral range (32768 up), in a block of 1,000 chosen by the process id; one found
+/// in use is skipped.
+fn free_port() -> u16 {
+    static NEXT: AtomicU16 = AtomicU16::new(0);
+    let block = 20_000 + (std::process::id() % 12) as u16 * 1_000;
+    loop {
+        let next = NEXT.fetch_add(1, Ordering::Relaxed);
+        assert!(next < 1_000, "the test run used up its block of ports");
+        let port = block + next;
+        if TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            return port;
+        }
+    }
 }
 
 /// Starts `n` processes of `bowline ARGS --hostfile H --process P`, with the extra arguments
