@@ -386,6 +386,39 @@ fn a_changed_file_is_reloaded_and_a_slow_client_is_cut_off() {
     assert_eq!(server.get("/healthz").0, 200);
 }
 
+/// The served model maps its file under a lease: a program that opens the file to rewrite it
+/// in place waits until the server has copied the model into memory, so that requests made
+/// while the file is empty (which would raise SIGBUS in a mapping) get the old model's answers.
+#[test]
+fn a_file_rewritten_in_place_is_copied_out_before_it_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, other) = (model(dir.path(), "mnb"), model(dir.path(), "bnb"));
+    let server = Server::start(&[arg(&path), "--watch-secs", "0.1"]);
+    let storage = |server: &Server| {
+        let models: Value = serde_json::from_str(&server.get("/v1/models").1).unwrap();
+        let model = &models["models"][0];
+        (model["kind"].clone(), model["storage"].clone())
+    };
+    assert_eq!(storage(&server), (json!("mnb"), json!("mapped")));
+    let classify =
+        |server: &Server| server.post("/v1/models/mnb/classify", &json!({ "texts": TEXTS }));
+    let before = classify(&server);
+    assert_eq!(before.0, 200, "{}", before.1);
+    // Opening for writing truncates the file to nothing, once the server has let go of it.
+    let mut file = std::fs::File::create(&path).unwrap();
+    assert_eq!(std::fs::metadata(&path).unwrap().len(), 0);
+    assert_eq!(classify(&server), before);
+    assert_eq!(storage(&server), (json!("mnb"), json!("memory")));
+    std::io::Write::write_all(&mut file, &std::fs::read(&other).unwrap()).unwrap();
+    drop(file);
+    let reloaded = (0..100).any(|_| {
+        std::thread::sleep(Duration::from_millis(50));
+        storage(&server) == (json!("bnb"), json!("mapped"))
+    });
+    assert!(reloaded, "{}", server.get("/v1/models").1);
+    assert_eq!(server.stop(), 0);
+}
+
 #[test]
 fn a_multi_label_model_answers_every_label_above_its_threshold() {
     let dir = tempfile::tempdir().unwrap();

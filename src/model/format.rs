@@ -54,10 +54,14 @@ pub struct Model {
 }
 
 impl Model {
-    /// Encodes the model with its header.
+    /// Encodes the model with its header, into a buffer of the exact size: growing one by
+    /// doubling would copy a large model several times over.
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
-        let mut bytes = Vec::new();
-        self.write_to(&mut bytes, Path::new("(memory)"))?;
+        let path = Path::new("(memory)");
+        let (header, length) = self.header(path)?;
+        let mut bytes = Vec::with_capacity(length);
+        bytes.extend_from_slice(&header);
+        self.write_body(&mut bytes, path)?;
         Ok(bytes)
     }
 
@@ -66,14 +70,18 @@ impl Model {
     /// the header, then to write each section as it is met, keeping only the small postcard
     /// part in memory to write last. No copy of a model of tens of megabytes is ever made.
     fn write_to(&self, out: &mut impl std::io::Write, path: &Path) -> Result<()> {
-        let encode = |e: postcard::Error| {
-            Error::Config(format!("cannot write the model to {}: {e}", path.display()))
-        };
+        let (header, _) = self.header(path)?;
+        out.write_all(&header).map_err(|e| Error::io(path, e))?;
+        self.write_body(out, path)
+    }
+
+    /// The header, from a first encoding that only measures, and the length of the whole file.
+    fn header(&self, path: &Path) -> Result<(Vec<u8>, usize)> {
         // Parts derived from others are stored, so that loading need not compute them.
         self.classifier.derive_stored_parts();
         let mut digest = Digest::default();
         let (encoded, layout) = sections::with_layout(|| postcard::to_io(self, &mut digest));
-        encoded.map_err(encode)?;
+        encoded.map_err(|e| encode_error(path, e))?;
         let mut header = Vec::with_capacity(HEADER_6);
         header.extend_from_slice(MAGIC);
         header.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
@@ -82,11 +90,16 @@ impl Model {
         header.extend_from_slice(&layout.length.to_le_bytes());
         header.extend_from_slice(&layout.crc().to_le_bytes());
         header.extend_from_slice(&[0u8; 4]);
-        out.write_all(&header).map_err(|e| Error::io(path, e))?;
-        let mut meta = Vec::with_capacity(digest.length as usize);
+        let length = HEADER_6 as u64 + layout.length + digest.length;
+        Ok((header, usize::try_from(length).unwrap_or(0)))
+    }
+
+    /// Writes the sections, then the postcard part, after the header.
+    fn write_body(&self, out: &mut impl std::io::Write, path: &Path) -> Result<()> {
+        let mut meta = Vec::new();
         let (encoded, written) = sections::with_writer(out, || postcard::to_io(self, &mut meta));
         written.map_err(|e| Error::io(path, e))?;
-        encoded.map_err(encode)?;
+        encoded.map_err(|e| encode_error(path, e))?;
         out.write_all(&meta).map_err(|e| Error::io(path, e))
     }
 
@@ -184,16 +197,24 @@ impl Model {
     /// than decoding the small postcard part, however large the model.
     pub fn load(path: &Path) -> Result<Self> {
         let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+        Model::load_open(file, path)
+    }
+
+    /// Reads a model from a file opened for reading, as [`Model::load`] does; a model that
+    /// keeps the mapping keeps `file` open too, until its last array is dropped, so that a
+    /// lease taken on it (`fcntl(F_SETLEASE)`) lasts exactly as long as the mapping is read.
+    pub fn load_open(file: std::fs::File, path: &Path) -> Result<Self> {
         // SAFETY: the mapping is only read, and `check_header` checks that every byte the
         // header promises is there before anything else reads it. bowline never changes a model
         // file in place: it writes a new file and renames it over the old, so a mapping keeps
         // the old file's bytes for as long as a model uses it. Another program that truncated
         // or rewrote the file in place while a model is in use would change or remove bytes
         // under it: reading a removed page raises SIGBUS. That risk is the price of not copying;
-        // a program that keeps a model for long uses `Model::read` instead.
+        // a program that keeps a model for long guards the file with a lease, as `bowline
+        // serve` does, or uses `Model::read` instead.
         if let Ok(map) = unsafe { memmap2::Mmap::map(&file) } {
             if check_header(&map, path)? >= SECTIONS_VERSION {
-                return Model::from_backing(Arc::new(Backing::mapped(map)), path);
+                return Model::from_backing(Arc::new(Backing::mapped(map, file)), path);
             }
             return Model::from_bytes(&map, path);
         }
@@ -203,8 +224,8 @@ impl Model {
         Model::from_bytes(&bytes, path)
     }
 
-    /// Reads a model into memory, for a program that keeps it for long, as `bowline serve`
-    /// does. A model that [`Model::load`] mapped reads its file as long as it is used, so a
+    /// Reads a model into memory, for a program that keeps it for long and cannot guard its
+    /// file, as `bowline serve` does when it cannot take a lease. A model that [`Model::load`] mapped reads its file as long as it is used, so a
     /// program that rewrote the file in place (`cp` over it, `>` in a shell) would take its
     /// pages away and stop the process with SIGBUS; a model read here never reads the file
     /// again. It costs one copy of the file.
@@ -242,6 +263,13 @@ impl Model {
         }
         Ok(())
     }
+}
+
+fn encode_error(path: &Path, error: postcard::Error) -> Error {
+    Error::Config(format!(
+        "cannot write the model to {}: {error}",
+        path.display()
+    ))
 }
 
 fn corrupted(path: &Path, message: impl std::fmt::Display) -> Error {

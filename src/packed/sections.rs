@@ -20,26 +20,30 @@ pub const ALIGN: usize = 8;
 pub struct Backing(Store);
 
 enum Store {
-    Map(memmap2::Mmap),
+    /// A mapped file, and the open file, kept open as long as the mapping is used so that
+    /// a lease on it lasts as long.
+    Map {
+        map: memmap2::Mmap,
+        _file: std::fs::File,
+    },
     /// The bytes, held in words so that they are aligned; the second field is their length.
     Words(Vec<u64>, usize),
 }
 
 impl Backing {
-    /// A mapped file.
-    pub fn mapped(map: memmap2::Mmap) -> Self {
-        Backing(Store::Map(map))
+    /// A mapped file, kept open for as long as the mapping lives.
+    pub fn mapped(map: memmap2::Mmap, file: std::fs::File) -> Self {
+        Backing(Store::Map { map, _file: file })
     }
 
     /// A copy of `bytes` at an address aligned for any [`Word`](super::Word): the one copy a
     /// model decoded from memory, rather than mapped from its file, costs.
     pub fn copied(bytes: &[u8]) -> Self {
         let mut words = vec![0u64; bytes.len().div_ceil(ALIGN)];
-        for (word, chunk) in words.iter_mut().zip(bytes.chunks(ALIGN)) {
-            let mut array = [0u8; ALIGN];
-            array[..chunk.len()].copy_from_slice(chunk);
-            *word = u64::from_ne_bytes(array);
-        }
+        // SAFETY: the words hold at least `bytes.len()` bytes, and any bytes are valid `u64`s.
+        let out =
+            unsafe { std::slice::from_raw_parts_mut(words.as_mut_ptr().cast::<u8>(), bytes.len()) };
+        out.copy_from_slice(bytes);
         Backing(Store::Words(words, bytes.len()))
     }
 
@@ -57,7 +61,7 @@ impl Backing {
     /// The bytes.
     pub fn bytes(&self) -> &[u8] {
         match &self.0 {
-            Store::Map(map) => map,
+            Store::Map { map, .. } => map,
             Store::Words(words, length) => {
                 // SAFETY: the words own at least `length` initialized bytes, and `u8` has no
                 // alignment or validity requirement.

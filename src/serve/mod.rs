@@ -13,8 +13,13 @@
 //! and a request that takes longer than the timeout, as a slow client sending its body does,
 //! is answered 408 and its worker freed; a connection whose headers take longer is closed. On shutdown the requests in flight finish, then every
 //! model with unsaved documents is checkpointed.
+//!
+//! Model files are mapped under read leases where the kernel grants them, and copied into
+//! memory when another program comes to write one in place: the lease holds that program
+//! until the copy is made.
 
 mod api;
+mod lease;
 mod listen;
 mod metrics;
 mod models;
@@ -31,6 +36,7 @@ use axum::middleware::Next;
 use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
+use tokio::signal::unix::{signal, Signal, SignalKind};
 use tower_http::timeout::TimeoutLayer;
 
 pub use models::{named, Checkpoints};
@@ -73,6 +79,8 @@ struct Shared {
 pub struct Server {
     shared: Arc<Shared>,
     listener: Arc<std::sync::Mutex<Option<tokio::net::TcpListener>>>,
+    /// SIGIO, by which the kernel says that a leased model file is about to be written.
+    lease_breaks: Arc<std::sync::Mutex<Option<Signal>>>,
     addr: SocketAddr,
 }
 
@@ -80,12 +88,16 @@ impl Server {
     /// Loads every model and binds the address. The server runs in a multi-threaded tokio
     /// runtime: learning and reloading block their worker in place while they work.
     pub async fn bind(config: ServeConfig) -> Result<Self> {
+        // SIGIO's default action ends the process, so it is handled before any lease is taken;
+        // where it cannot be, models are read into memory instead.
+        let lease_breaks = signal(SignalKind::io()).ok();
+        let leases = lease_breaks.is_some();
         let mut models = Vec::new();
         for (name, path) in &config.models {
             if models.iter().any(|m: &Served| &m.name == name) {
                 return Err(Error::Config(format!("two models are named '{name}'")));
             }
-            models.push(Served::load(name.clone(), path.clone())?);
+            models.push(Served::load(name.clone(), path.clone(), leases)?);
         }
         let listener = tokio::net::TcpListener::bind(config.addr)
             .await
@@ -102,6 +114,7 @@ impl Server {
         Ok(Server {
             shared,
             listener: Arc::new(std::sync::Mutex::new(Some(listener))),
+            lease_breaks: Arc::new(std::sync::Mutex::new(lease_breaks)),
             addr,
         })
     }
@@ -128,6 +141,12 @@ impl Server {
             .take()
             .ok_or_else(|| Error::Config("the server is already running".into()))?;
         let watcher = tokio::spawn(watch(Arc::clone(&self.shared)));
+        let lease_breaks = self
+            .lease_breaks
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take()
+            .map(|signal| tokio::spawn(release_leases(Arc::clone(&self.shared), signal)));
         let shared = Arc::clone(&self.shared);
         let stopping = async move {
             shutdown.await;
@@ -137,6 +156,9 @@ impl Server {
         let app = router(Arc::clone(&self.shared));
         listen::serve(listener, app, self.shared.config.timeout, stopping).await;
         watcher.abort();
+        if let Some(task) = lease_breaks {
+            task.abort();
+        }
         for model in &self.shared.models {
             model.checkpoint().await?;
         }
@@ -192,6 +214,16 @@ async fn watch(shared: Arc<Shared>) {
         ticks.tick().await;
         for served in &shared.models {
             served.reload_if_changed().await;
+        }
+    }
+}
+
+/// Copies into memory every model whose leased file another program waits to write, at each
+/// SIGIO (the signal does not say which file).
+async fn release_leases(shared: Arc<Shared>, mut lease_breaks: Signal) {
+    while lease_breaks.recv().await.is_some() {
+        for served in &shared.models {
+            served.release_if_breaking().await;
         }
     }
 }

@@ -4,7 +4,13 @@
 //! response always comes from one whole model, the old or the new. The writer owns a private
 //! copy that it updates, then publishes a clone as the next version: a learn costs one copy of
 //! the model, and no reader ever waits for learning.
+//!
+//! A model file is mapped, not read, when the kernel grants a read lease on it (see
+//! [`super::lease`]): loading then costs a few milliseconds whatever the model's size. When
+//! another program comes to write the file in place, the model is copied into memory before
+//! the program may go on.
 
+use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, PoisonError, RwLock};
@@ -12,7 +18,9 @@ use std::time::{Instant, SystemTime};
 
 use serde::Serialize;
 
+use super::lease;
 use crate::error::{Error, Result};
+use crate::model::Model;
 use crate::TextClassifier;
 
 /// One state of a served model, as readers see it.
@@ -50,6 +58,8 @@ struct Writer {
     last_checkpoint: Instant,
     /// The file as last read or written.
     stamp: Option<Stamp>,
+    /// The leased file that the served model maps, while it does.
+    lease: Option<File>,
 }
 
 /// A model served under a name.
@@ -67,6 +77,8 @@ pub struct Served {
     pub classified: AtomicU64,
     /// Documents learned, for the metrics.
     pub learned: AtomicU64,
+    /// Whether model files may be mapped under a lease: the server listens for SIGIO.
+    leases: bool,
 }
 
 /// What `GET /v1/models` says of a model.
@@ -77,21 +89,25 @@ pub struct Status {
     kind: &'static str,
     classes: Vec<String>,
     version: u64,
+    /// "mapped" (the file, under a lease) or "memory" (a copy).
+    storage: &'static str,
     gives_probabilities: bool,
     unsaved_documents: u64,
     last_reload_error: Option<String>,
 }
 
 impl Served {
-    /// Loads the model at `path` to serve it as `name`.
-    pub fn load(name: String, path: PathBuf) -> Result<Self> {
+    /// Loads the model at `path` to serve it as `name`; `leases` says whether it may map the
+    /// file under a lease, which needs [`Served::release_if_breaking`] called on every SIGIO.
+    pub fn load(name: String, path: PathBuf, leases: bool) -> Result<Self> {
         let stamp = stamp(&path);
-        let classifier = read_model(&path)?;
+        let (classifier, lease) = open_model(&path, leases)?;
         let writer = Writer {
             model: classifier.clone(),
             unsaved: 0,
             last_checkpoint: Instant::now(),
             stamp,
+            lease,
         };
         Ok(Served {
             name,
@@ -104,6 +120,7 @@ impl Served {
             last_error: RwLock::new(None),
             classified: AtomicU64::new(0),
             learned: AtomicU64::new(0),
+            leases,
         })
     }
 
@@ -113,6 +130,7 @@ impl Served {
         Arc::clone(&current)
     }
 
+    /// Serves `classifier` as the next version.
     fn publish(&self, classifier: TextClassifier) -> u64 {
         let mut current = self.current.write().unwrap_or_else(PoisonError::into_inner);
         let number = current.number + 1;
@@ -172,14 +190,15 @@ impl Served {
     pub async fn reload(&self) -> Result<u64> {
         let mut writer = self.writer.lock().await;
         writer.stamp = stamp(&self.path);
-        match tokio::task::block_in_place(|| read_model(&self.path)) {
-            Ok(classifier) => {
+        match tokio::task::block_in_place(|| open_model(&self.path, self.leases)) {
+            Ok((classifier, lease)) => {
                 if writer.unsaved > 0 {
                     tracing::warn!(model = %self.name, dropped = writer.unsaved,
                         "reloaded over documents learned since the last checkpoint");
                 }
                 writer.model = classifier.clone();
                 writer.unsaved = 0;
+                writer.lease = lease;
                 let number = self.publish(classifier);
                 *self
                     .last_error
@@ -200,6 +219,34 @@ impl Served {
         }
     }
 
+    /// Copies the model into memory if it maps a file whose lease is being broken, because
+    /// another program waits to write the file, and serves the copy under the same version
+    /// number. The mapping, and with it the lease, goes when the last request that uses it
+    /// ends; the other program goes on then. Learned documents stay: the copy is of the
+    /// writer's model, not of the file.
+    pub async fn release_if_breaking(&self) {
+        let mut writer = self.writer.lock().await;
+        if !writer.lease.as_ref().is_some_and(lease::breaking) {
+            return;
+        }
+        let started = Instant::now();
+        let copied = tokio::task::block_in_place(|| in_memory(&writer.model, &self.path));
+        match copied {
+            Ok(classifier) => {
+                writer.model = classifier.clone();
+                let mut current = self.current.write().unwrap_or_else(PoisonError::into_inner);
+                let number = current.number;
+                *current = Arc::new(Version { classifier, number });
+                tracing::info!(model = %self.name, millis = started.elapsed().as_millis() as u64,
+                    "the model file is about to be written; serving a copy in memory");
+            }
+            Err(error) => {
+                tracing::error!(model = %self.name, %error, "cannot copy the model into memory");
+            }
+        }
+        writer.lease = None;
+    }
+
     /// Reloads when the file changed since this server last read or wrote it.
     pub async fn reload_if_changed(&self) {
         let changed = stamp(&self.path) != self.writer.lock().await.stamp;
@@ -213,12 +260,14 @@ impl Served {
     pub async fn status(&self) -> Status {
         let version = self.current();
         let model = version.classifier.model();
+        let mapped = self.writer.lock().await.lease.is_some();
         Status {
             name: self.name.clone(),
             path: self.path.display().to_string(),
             kind: model.classifier.name(),
             classes: model.labels.clone(),
             version: version.number,
+            storage: if mapped { "mapped" } else { "memory" },
             gives_probabilities: model.classifier.gives_probabilities(),
             unsaved_documents: self.writer.lock().await.unsaved,
             last_reload_error: self
@@ -264,8 +313,36 @@ fn valid_name(name: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
 }
 
-/// Reads a model into memory rather than mapping it: a server keeps its models for long, and a
-/// file rewritten in place under a mapping would stop the server (see `Model::read`).
-fn read_model(path: &Path) -> Result<TextClassifier> {
-    TextClassifier::from_model(crate::model::Model::read(path)?)
+/// Opens a model to serve: mapped, with a handle on its leased file, when `leases` allows and
+/// the kernel grants the lease; otherwise read into memory (see `Model::read`), since a file
+/// rewritten in place under a mapping would stop the server.
+fn open_model(path: &Path, leases: bool) -> Result<(TextClassifier, Option<File>)> {
+    if leases {
+        let file = File::open(path).map_err(|e| Error::io(path, e))?;
+        match lease::take(&file) {
+            Ok(()) => {
+                let watch = file.try_clone().map_err(|e| Error::io(path, e))?;
+                let classifier = TextClassifier::from_model(Model::load_open(file, path)?)?;
+                return Ok((classifier, Some(watch)));
+            }
+            // The file is open for writing: it may be half written, so it is not read now; a
+            // reload happens once the writer is done and the file has changed.
+            Err(error) if error.kind() == std::io::ErrorKind::WouldBlock => {
+                return Err(Error::input(
+                    path,
+                    "another program has the file open for writing; not read until it is closed",
+                ));
+            }
+            Err(error) => {
+                tracing::debug!(path = %path.display(), %error, "no lease; reading the model into memory");
+            }
+        }
+    }
+    Ok((TextClassifier::from_model(Model::read(path)?)?, None))
+}
+
+/// A copy of `classifier` that reads no file: its model encoded and decoded again.
+fn in_memory(classifier: &TextClassifier, path: &Path) -> Result<TextClassifier> {
+    let bytes = classifier.model().to_bytes()?;
+    TextClassifier::from_model(Model::from_bytes(&bytes, path)?)
 }
