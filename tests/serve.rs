@@ -486,6 +486,20 @@ fn a_hashed_model_classifies_as_bowline_classify_and_learns() {
         .map(|p| p["label"].as_str().unwrap())
         .collect();
     assert_eq!(served, expected);
+    // An explanation names each hashed column by the document's terms that fall in it.
+    let explained = json!({ "texts": [TEXTS[0]], "explain": 3 });
+    let (status, answer) = server.post("/v1/models/hashed/classify", &explained);
+    assert_eq!(status, 200, "{answer}");
+    let expected = TextClassifier::load(&path)
+        .unwrap()
+        .explain(TEXTS[0], 3)
+        .unwrap();
+    let served = &answer["predictions"][0]["explanation"];
+    assert_eq!(*served, serde_json::to_value(&expected).unwrap());
+    assert!(
+        served["terms"][0]["term"].as_str().unwrap().contains('='),
+        "{served}"
+    );
     let learned = json!({ "documents": [{ "label": "space", "text": "a comet passed" }] });
     let (status, answer) = server.post("/v1/models/hashed/learn", &learned);
     assert_eq!(

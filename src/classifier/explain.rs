@@ -46,23 +46,20 @@ impl TextClassifier {
     /// [`predict`](TextClassifier::predict) gives) with the `k` terms that contributed most to
     /// its score.
     pub fn explain(&self, text: &str, k: usize) -> Result<Explanation> {
-        let counted = self.vectorize(text);
+        Ok(self.explain_counted(&self.vectorize(text), text, k))
+    }
+
+    /// [`TextClassifier::explain`] for a document already counted and weighed from `text`,
+    /// whose terms name the columns of a model whose terms are hashed.
+    pub fn explain_counted(&self, counted: &Counted, text: &str, k: usize) -> Explanation {
         let mut probabilities = vec![0.0; self.model.labels.len()];
-        self.probabilities(&counted, &mut probabilities);
+        self.probabilities(counted, &mut probabilities);
         let best = argmax(probabilities.iter().copied());
         let mut terms = Terms::new();
         if self.model.vectorizer.hashing().is_some() {
             self.analyzer.worker().analyze(text, &mut terms);
         }
-        Ok(self.explanation_in(&counted, &terms, best, k))
-    }
-
-    /// [`TextClassifier::explain`] for a document already counted and weighed.
-    pub fn explain_counted(&self, counted: &Counted, k: usize) -> Explanation {
-        let mut probabilities = vec![0.0; self.model.labels.len()];
-        self.probabilities(counted, &mut probabilities);
-        let best = argmax(probabilities.iter().copied());
-        self.explanation(counted, best, k)
+        self.explanation_in(counted, &terms, best, k)
     }
 
     /// One text analyzed, counted and weighed as the model's vectorizer does it: the row its

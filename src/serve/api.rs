@@ -145,7 +145,7 @@ fn answer(
     });
     let explanation = asked
         .explain
-        .map(|k| classifier.explain_counted(counted, k));
+        .map(|k| classifier.explain_counted(counted, &text, k));
     let (top_k, threshold, probabilistic) = (asked.top_k, asked.threshold, asked.probabilistic);
     let (probability, score) = valued(prediction.probability, probabilistic);
     let passes = threshold.is_none_or(|t| prediction.probability >= t);
