@@ -400,15 +400,27 @@ fn a_file_rewritten_in_place_is_copied_out_before_it_changes() {
         (model["kind"].clone(), model["storage"].clone())
     };
     assert_eq!(storage(&server), (json!("mnb"), json!("mapped")));
+    // A learned document is in the copy too: it is the served model that is copied.
+    let learned = json!({ "documents": [{ "label": "space", "text": "a comet passed" }] });
+    assert_eq!(server.post("/v1/models/mnb/learn", &learned).0, 200);
     let classify =
         |server: &Server| server.post("/v1/models/mnb/classify", &json!({ "texts": TEXTS }));
     let before = classify(&server);
-    assert_eq!(before.0, 200, "{}", before.1);
+    assert_eq!(
+        (before.0, before.1["version"].as_u64()),
+        (200, Some(2)),
+        "{}",
+        before.1
+    );
     // Opening for writing truncates the file to nothing, once the server has let go of it.
     let mut file = std::fs::File::create(&path).unwrap();
     assert_eq!(std::fs::metadata(&path).unwrap().len(), 0);
     assert_eq!(classify(&server), before);
     assert_eq!(storage(&server), (json!("mnb"), json!("memory")));
+    assert!(server
+        .get("/v1/models")
+        .1
+        .contains("\"unsaved_documents\":1"));
     std::io::Write::write_all(&mut file, &std::fs::read(&other).unwrap()).unwrap();
     drop(file);
     let reloaded = (0..100).any(|_| {
