@@ -225,10 +225,10 @@ impl Model {
     }
 
     /// Reads a model into memory, for a program that keeps it for long and cannot guard its
-    /// file, as `bowline serve` does when it cannot take a lease. A model that [`Model::load`] mapped reads its file as long as it is used, so a
-    /// program that rewrote the file in place (`cp` over it, `>` in a shell) would take its
-    /// pages away and stop the process with SIGBUS; a model read here never reads the file
-    /// again. It costs one copy of the file.
+    /// file, as `bowline serve` does when it cannot take a lease. A model that [`Model::load`]
+    /// mapped reads its file as long as it is used, so a program that rewrote the file in place
+    /// (`cp` over it, `>` in a shell) would take its pages away and stop the process with
+    /// SIGBUS; a model read here never reads the file again. It costs one copy of the file.
     pub fn read(path: &Path) -> Result<Self> {
         let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
         let backing = Backing::read(&file).map_err(|e| Error::io(path, e))?;

@@ -260,7 +260,10 @@ impl Served {
     pub async fn status(&self) -> Status {
         let version = self.current();
         let model = version.classifier.model();
-        let mapped = self.writer.lock().await.lease.is_some();
+        let (mapped, unsaved) = {
+            let writer = self.writer.lock().await;
+            (writer.lease.is_some(), writer.unsaved)
+        };
         Status {
             name: self.name.clone(),
             path: self.path.display().to_string(),
@@ -269,7 +272,7 @@ impl Served {
             version: version.number,
             storage: if mapped { "mapped" } else { "memory" },
             gives_probabilities: model.classifier.gives_probabilities(),
-            unsaved_documents: self.writer.lock().await.unsaved,
+            unsaved_documents: unsaved,
             last_reload_error: self
                 .last_error
                 .read()
