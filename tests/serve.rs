@@ -421,6 +421,16 @@ fn a_file_rewritten_in_place_is_copied_out_before_it_changes() {
         .get("/v1/models")
         .1
         .contains("\"unsaved_documents\":1"));
+    // A file open for writing may be half written: it is not read until it is closed.
+    let (status, answer) = server.post("/v1/models/mnb/reload", &json!({}));
+    assert_eq!(status, 500, "{answer}");
+    assert!(
+        answer["error"]
+            .as_str()
+            .unwrap()
+            .contains("open for writing"),
+        "{answer}"
+    );
     std::io::Write::write_all(&mut file, &std::fs::read(&other).unwrap()).unwrap();
     drop(file);
     let reloaded = (0..100).any(|_| {

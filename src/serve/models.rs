@@ -101,7 +101,10 @@ impl Served {
     /// file under a lease, which needs [`Served::release_if_breaking`] called on every SIGIO.
     pub fn load(name: String, path: PathBuf, leases: bool) -> Result<Self> {
         let stamp = stamp(&path);
-        let (classifier, lease) = open_model(&path, leases)?;
+        let Opened::Model(classifier, lease) = open_model(&path, leases)? else {
+            return Err(Error::input(&path, BEING_WRITTEN));
+        };
+        let classifier = *classifier;
         let writer = Writer {
             model: classifier.clone(),
             unsaved: 0,
@@ -191,7 +194,8 @@ impl Served {
         let mut writer = self.writer.lock().await;
         writer.stamp = stamp(&self.path);
         match tokio::task::block_in_place(|| open_model(&self.path, self.leases)) {
-            Ok((classifier, lease)) => {
+            Ok(Opened::Model(classifier, lease)) => {
+                let classifier = *classifier;
                 if writer.unsaved > 0 {
                     tracing::warn!(model = %self.name, dropped = writer.unsaved,
                         "reloaded over documents learned since the last checkpoint");
@@ -206,6 +210,13 @@ impl Served {
                     .unwrap_or_else(PoisonError::into_inner) = None;
                 tracing::info!(model = %self.name, version = number, "model reloaded");
                 Ok(number)
+            }
+            // Not an error of the file: the watcher tries again at its next look, however the
+            // file's time and size end up.
+            Ok(Opened::BeingWritten) => {
+                writer.stamp = None;
+                tracing::info!(model = %self.name, "the file is being written; reloading once it is closed");
+                Err(Error::input(&self.path, BEING_WRITTEN))
             }
             Err(error) => {
                 tracing::error!(model = %self.name, %error, "reload failed; the old model keeps serving");
@@ -316,32 +327,40 @@ fn valid_name(name: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
 }
 
-/// Opens a model to serve: mapped, with a handle on its leased file, when `leases` allows and
-/// the kernel grants the lease; otherwise read into memory (see `Model::read`), since a file
-/// rewritten in place under a mapping would stop the server.
-fn open_model(path: &Path, leases: bool) -> Result<(TextClassifier, Option<File>)> {
+/// A model file opened to serve.
+enum Opened {
+    /// The model, with a handle on its leased file when it maps it.
+    Model(Box<TextClassifier>, Option<File>),
+    /// Another program has the file open for writing: it may be half written, so it is not
+    /// read now.
+    BeingWritten,
+}
+
+const BEING_WRITTEN: &str =
+    "another program has the file open for writing; it is read once it is closed";
+
+/// Opens a model to serve: mapped under a lease when `leases` allows and the kernel grants one;
+/// otherwise read into memory (see `Model::read`), since a file rewritten in place under a
+/// mapping would stop the server.
+fn open_model(path: &Path, leases: bool) -> Result<Opened> {
     if leases {
         let file = File::open(path).map_err(|e| Error::io(path, e))?;
         match lease::take(&file) {
             Ok(()) => {
                 let watch = file.try_clone().map_err(|e| Error::io(path, e))?;
                 let classifier = TextClassifier::from_model(Model::load_open(file, path)?)?;
-                return Ok((classifier, Some(watch)));
+                return Ok(Opened::Model(Box::new(classifier), Some(watch)));
             }
-            // The file is open for writing: it may be half written, so it is not read now; a
-            // reload happens once the writer is done and the file has changed.
             Err(error) if error.kind() == std::io::ErrorKind::WouldBlock => {
-                return Err(Error::input(
-                    path,
-                    "another program has the file open for writing; not read until it is closed",
-                ));
+                return Ok(Opened::BeingWritten);
             }
             Err(error) => {
                 tracing::debug!(path = %path.display(), %error, "no lease; reading the model into memory");
             }
         }
     }
-    Ok((TextClassifier::from_model(Model::read(path)?)?, None))
+    let classifier = TextClassifier::from_model(Model::read(path)?)?;
+    Ok(Opened::Model(Box::new(classifier), None))
 }
 
 /// A copy of `classifier` that reads no file: its model encoded and decoded again.
