@@ -93,6 +93,14 @@ impl Server {
         )
     }
 
+    /// Asks model `name` to reload and checks that it fails with a message containing `why`.
+    fn reload_fails_with(&self, name: &str, why: &str) {
+        let (status, answer) = self.post(&format!("/v1/models/{name}/reload"), &json!({}));
+        assert_eq!(status, 500, "{answer}");
+        let message = answer["error"].as_str().unwrap_or_default();
+        assert!(message.contains(why), "{answer}");
+    }
+
     /// SIGTERM, then the exit code.
     fn stop(mut self) -> i32 {
         terminate(&self.child);
@@ -228,15 +236,7 @@ fn a_bad_file_on_reload_keeps_the_old_model_serving_and_sighup_reloads() {
     let path = model(dir.path(), "mnb");
     let server = Server::start(&[arg(&path), "--watch-secs", "0"]);
     std::fs::write(&path, b"not a model").unwrap();
-    let (status, answer) = server.post("/v1/models/mnb/reload", &json!({}));
-    assert_eq!(status, 500, "{answer}");
-    assert!(
-        answer["error"]
-            .as_str()
-            .unwrap()
-            .contains("not a bowline model file"),
-        "{answer}"
-    );
+    server.reload_fails_with("mnb", "not a bowline model file");
     let (status, answer) = server.post("/v1/models/mnb/classify", &json!({ "texts": [TEXTS[0]] }));
     assert_eq!(
         (status, answer["version"].as_u64()),
@@ -422,15 +422,7 @@ fn a_file_rewritten_in_place_is_copied_out_before_it_changes() {
         .1
         .contains("\"unsaved_documents\":1"));
     // A file open for writing may be half written: it is not read until it is closed.
-    let (status, answer) = server.post("/v1/models/mnb/reload", &json!({}));
-    assert_eq!(status, 500, "{answer}");
-    assert!(
-        answer["error"]
-            .as_str()
-            .unwrap()
-            .contains("open for writing"),
-        "{answer}"
-    );
+    server.reload_fails_with("mnb", "open for writing");
     std::io::Write::write_all(&mut file, &std::fs::read(&other).unwrap()).unwrap();
     drop(file);
     let reloaded = (0..100).any(|_| {
