@@ -9,8 +9,6 @@
 
 use std::collections::BTreeSet;
 
-use rayon::prelude::*;
-
 use super::{Builder, Fitted, Reading, TextClassifier};
 use crate::error::{Error, Result};
 use crate::eval::{folds, LabelScoreTable, MultiLabelCounts, MultiLabelMetrics, ScoreKind};
@@ -128,7 +126,7 @@ impl Builder {
         let sets = label_ids(&labels, &label_sets);
         let first: Vec<u32> = (0..sets.len()).map(|i| sets.row(i)[0]).collect();
         let (x, labels_n) = (&fitted.matrix, labels.len());
-        let fold = if options.folds >= 2 {
+        let thresholds = if options.folds >= 2 {
             if options.folds > sets.len() {
                 let message = format!(
                     "{} threshold folds need as many documents; there are {}",
@@ -137,26 +135,17 @@ impl Builder {
                 );
                 return Err(Error::input(&name, message));
             }
-            Some(folds(&fitted.ids, &first, options.folds, options.seed)?)
+            let fold = folds(&fitted.ids, &first, options.folds, options.seed)?;
+            Some(
+                self.trainer
+                    .tune_thresholds(x, &sets, labels_n, &fold, options)?,
+            )
         } else {
             None
         };
-        // The fold models and the final one share the threads: each solver's last groups
-        // leave a core idle that the others' groups take.
-        let (thresholds, classifier) = rayon::join(
-            || {
-                fold.map(|fold| {
-                    self.trainer
-                        .tune_thresholds(x, &sets, labels_n, &fold, options)
-                })
-                .transpose()
-            },
-            || {
-                self.trainer
-                    .fit_sets(x, &sets, labels_n, options.min_labels)
-            },
-        );
-        let (thresholds, mut classifier) = (thresholds?, classifier?);
+        let mut classifier = self
+            .trainer
+            .fit_sets(x, &sets, labels_n, options.min_labels)?;
         if let (Some((thresholds, how)), Classifier::MultiLabel(multi)) =
             (thresholds, &mut classifier)
         {
@@ -192,15 +181,20 @@ impl crate::model::Trainer {
         fold: &[usize],
         options: &MultiLabelOptions,
     ) -> Result<(Vec<f64>, String)> {
-        // The folds train at once; their scores are gathered in fold order, as one by one.
-        let held_out: Vec<Vec<(usize, Vec<f64>)>> = (0..options.folds)
-            .into_par_iter()
-            .map(|f| self.score_fold(x, sets, labels, fold, f))
-            .collect::<Result<_>>()?;
         let mut scored: Vec<Vec<(f64, bool)>> = vec![Vec::with_capacity(sets.len()); labels];
-        for (i, scores) in held_out.into_iter().flatten() {
-            for (c, &score) in scores.iter().enumerate() {
-                scored[c].push((score, sets.contains(i, c)));
+        let mut scores = vec![0.0; labels];
+        for f in 0..options.folds {
+            let (held, kept): (Vec<usize>, Vec<usize>) =
+                (0..sets.len()).partition(|&i| fold[i] == f);
+            let model =
+                self.for_folds()
+                    .fit_sets(&pick_rows(x, &kept)?, &sets.select(&kept), labels, 0)?;
+            for &i in &held {
+                let (indices, values) = matrix_row(x, i);
+                model.scores(indices, values, &mut scores);
+                for (c, &score) in scores.iter().enumerate() {
+                    scored[c].push((score, sets.contains(i, c)));
+                }
             }
         }
         let thresholds: Vec<f64> = scored.iter_mut().map(|s| choose_threshold(s)).collect();
@@ -209,30 +203,6 @@ impl crate::model::Trainer {
             options.folds
         );
         Ok((thresholds, how))
-    }
-}
-
-impl crate::model::Trainer {
-    /// Fold `f`'s rows, each with the scores of a model trained on the other folds.
-    fn score_fold(
-        &self,
-        x: &Matrix,
-        sets: &LabelSets,
-        labels: usize,
-        fold: &[usize],
-        f: usize,
-    ) -> Result<Vec<(usize, Vec<f64>)>> {
-        let (held, kept): (Vec<usize>, Vec<usize>) = (0..sets.len()).partition(|&i| fold[i] == f);
-        let model =
-            self.for_folds()
-                .fit_sets(&pick_rows(x, &kept)?, &sets.select(&kept), labels, 0)?;
-        let score = |i: usize| {
-            let mut scores = vec![0.0; labels];
-            let (indices, values) = matrix_row(x, i);
-            model.scores(indices, values, &mut scores);
-            (i, scores)
-        };
-        Ok(held.into_iter().map(score).collect())
     }
 }
 
