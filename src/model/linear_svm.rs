@@ -17,12 +17,12 @@ use std::ops::Range;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::multilabel::LabelSets;
+use super::multilabel::{HeldOutScores, LabelSets};
 use super::platt::Sigmoid;
 use super::reservoir::{KeptRow, Reservoir};
 use crate::error::{Error, Result};
 pub(crate) use crate::vectorize::matrix_row as row;
-use crate::vectorize::{Matrix, MatrixBuilder, SparseRow};
+use crate::vectorize::{pick_rows, Matrix, MatrixBuilder, SparseRow};
 pub use dual::Start;
 use dual::{Rows, Solution};
 
@@ -352,6 +352,40 @@ impl LinearSvm {
         Ok(LinearSvm::solved(params, x.cols(), reservoir, solutions))
     }
 
+    /// Trains as [`LinearSvm::train_sets`] does, and scores every row by a model trained with
+    /// `fold_params` on the rows outside its fold (`fold[i]`, one of `folds`), started from the
+    /// model of every row (see `held_out.rs`). Returns the model and, per label, each row's
+    /// held-out score and whether it has the label.
+    pub fn train_sets_held_out(
+        x: &Matrix,
+        sets: &LabelSets,
+        labels: usize,
+        (params, fold_params): (SvmParams, SvmParams),
+        (fold, folds): (&[usize], usize),
+    ) -> Result<(Self, HeldOutScores)> {
+        params.validate()?;
+        fold_params.validate()?;
+        let rows = Rows::with_targets(x, Targets::Sets(sets))?;
+        let both = (&params, &fold_params);
+        let solved: Vec<_> = groups(labels)
+            .into_par_iter()
+            .map(|group| {
+                held_out::solve_with_held_out(&rows, group, both, params.seed, (fold, folds))
+            })
+            .collect();
+        let mut scored = vec![Vec::with_capacity(sets.len()); labels];
+        for (solution, margins) in &solved {
+            for (c, label) in solution.classes.clone().enumerate() {
+                let has = (0..sets.len()).map(|i| sets.contains(i, label));
+                scored[label].extend(margins.iter().map(|m| m[c]).zip(has));
+            }
+        }
+        let solutions = solved.into_iter().map(|(solution, _)| solution).collect();
+        let reservoir = Reservoir::new(0, params.seed);
+        let svm = LinearSvm::solved(params, x.cols(), reservoir, solutions);
+        Ok((svm, scored))
+    }
+
     /// Learns from new multi-label rows, as [`LinearSvm::update`] does for single-label ones:
     /// each label's problem restarts from its weights (moved to the grown vocabulary) with the
     /// new rows' dual variables at zero.
@@ -444,18 +478,8 @@ impl LinearSvm {
     ) -> Result<Self> {
         let (held, kept): (Vec<usize>, Vec<usize>) = (0..labels.len()).partition(|i| i % 5 == 0);
         let pick = |rows: &[usize]| -> Result<(Matrix, Vec<u32>)> {
-            let mut builder = MatrixBuilder::default();
-            for &i in rows {
-                let (indices, values) = row(x, i);
-                builder.push(&SparseRow {
-                    indices: indices.to_vec(),
-                    values: values.to_vec(),
-                });
-            }
-            Ok((
-                builder.finish(x.cols())?,
-                rows.iter().map(|&i| labels[i]).collect(),
-            ))
+            let picked = rows.iter().map(|&i| labels[i]).collect();
+            Ok((pick_rows(x, rows)?, picked))
         };
         let ((fit_x, fit_y), (held_x, held_y)) = (pick(&kept)?, pick(&held)?);
         let scorer = LinearSvm::train(&fit_x, &fit_y, classes, params)?;
@@ -599,12 +623,10 @@ fn solve_classes(
     salt: u64,
 ) -> Result<Vec<Solution>> {
     let rows = Rows::with_targets(x, targets)?;
-    let classes = starts.len();
-    let groups = classes.div_ceil(dual::LANES);
     let mut starts = starts.into_iter();
-    let work: Vec<(Range<usize>, Vec<Start>)> = (0..groups)
-        .map(|g| {
-            let range = classes * g / groups..classes * (g + 1) / groups;
+    let work: Vec<(Range<usize>, Vec<Start>)> = groups(starts.len())
+        .into_iter()
+        .map(|range| {
             let group_starts = starts.by_ref().take(range.len()).collect();
             (range, group_starts)
         })
@@ -614,6 +636,15 @@ fn solve_classes(
         .into_par_iter()
         .map(|(range, starts)| dual::solve(&rows, range, params, seed, starts, |_| {}))
         .collect())
+}
+
+/// The classes of each group solved together: as few groups of at most [`dual::LANES`] as
+/// there can be, of sizes that differ by one at most.
+fn groups(classes: usize) -> Vec<Range<usize>> {
+    let groups = classes.div_ceil(dual::LANES);
+    (0..groups)
+        .map(|g| classes * g / groups..classes * (g + 1) / groups)
+        .collect()
 }
 
 /// Row `i`'s dual variables over all classes, as kept in the reservoir.
@@ -672,6 +703,7 @@ fn keep_rows(
 pub mod cocoa;
 mod dual;
 mod explain;
+mod held_out;
 mod objective;
 #[cfg(test)]
 mod tests;

@@ -201,6 +201,10 @@ impl MultiLabel {
     }
 }
 
+/// Per label, each held-out document's score for it and whether it has it: what
+/// [`choose_threshold`] reads.
+pub type HeldOutScores = Vec<Vec<(f64, bool)>>;
+
 /// The threshold that maximizes a label's F1 over held-out documents, from each document's
 /// score for the label and whether it has it. The threshold lies halfway between the lowest
 /// score kept and the highest score left out, so it generalizes to scores between them. When

@@ -200,6 +200,19 @@ pub fn matrix_row(x: &Matrix, i: usize) -> (&[u32], &[f64]) {
     (&x.indices()[span.clone()], &x.data()[span])
 }
 
+/// Rows `rows` of `x`, in that order, as a matrix of the same columns.
+pub fn pick_rows(x: &Matrix, rows: &[usize]) -> Result<Matrix> {
+    let mut builder = MatrixBuilder::default();
+    for &i in rows {
+        let (indices, values) = matrix_row(x, i);
+        builder.push(&SparseRow {
+            indices: indices.to_vec(),
+            values: values.to_vec(),
+        });
+    }
+    builder.finish(x.cols())
+}
+
 /// How many of a row's columns `ids` [`renumber`] keeps through `remap`.
 fn kept_columns(ids: &[u32], remap: &[u32]) -> usize {
     ids.iter()

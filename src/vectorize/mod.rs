@@ -37,8 +37,8 @@ pub use growing::GrowingVocabulary;
 pub use hashing::{murmurhash3_32, HashedCounter, Hashing, HASH_BITS};
 pub use interner::Interner;
 pub use matrix::{
-    fill_renumbered, fill_rows, matrix_row, renumber, Matrix, MatrixBuilder, RowSlots, RowSource,
-    SparseRow,
+    fill_renumbered, fill_rows, matrix_row, pick_rows, renumber, Matrix, MatrixBuilder, RowSlots,
+    RowSource, SparseRow,
 };
 pub(crate) use matrix::{for_each_renumbered, row_chunks};
 pub use shard::CountedShard;

@@ -172,15 +172,8 @@ fn many_points() -> (Matrix, Vec<u32>) {
 
 /// Rows `range` of `x` as a matrix of their own, with their labels.
 fn rows_of(x: &Matrix, labels: &[u32], range: std::ops::Range<usize>) -> (Matrix, Vec<u32>) {
-    let mut builder = MatrixBuilder::default();
-    for i in range.clone() {
-        let (indices, values) = row(x, i);
-        builder.push(&SparseRow {
-            indices: indices.to_vec(),
-            values: values.to_vec(),
-        });
-    }
-    (builder.finish(x.cols()).unwrap(), labels[range].to_vec())
+    let rows: Vec<usize> = range.clone().collect();
+    (pick_rows(x, &rows).unwrap(), labels[range].to_vec())
 }
 
 fn unchanged(columns: &[u32], rescale: &[f64]) -> ColumnChange<'static> {
@@ -437,6 +430,48 @@ fn cocoa_reaches_the_dual_objective_of_one_process() {
                 "{agree} of {}",
                 labels.len()
             );
+        }
+    }
+}
+
+#[test]
+fn held_out_scores_come_from_models_that_did_not_see_the_fold() {
+    // With C this small every row lies inside every class's margin, so every row is a support
+    // vector and the fold models visit every row outside their fold; run to a tight tolerance,
+    // they reach the models trained from zero on those rows.
+    let (x, labels) = random_problem(90, 30, 10);
+    let mut sets = LabelSets::new();
+    labels.iter().for_each(|&l| sets.push([l]));
+    let params = SvmParams {
+        c: 0.05,
+        tolerance: 1e-9,
+        ..SvmParams::default()
+    };
+    let fold: Vec<usize> = (0..90).map(|i| i % 3).collect();
+    let (svm, scored) =
+        LinearSvm::train_sets_held_out(&x, &sets, 10, (params, params), (&fold, 3)).unwrap();
+    assert_eq!(svm, LinearSvm::train_sets(&x, &sets, 10, params).unwrap());
+    let mut scores = vec![0.0; 10];
+    for f in 0..3 {
+        let kept: Vec<usize> = (0..90).filter(|&i| fold[i] != f).collect();
+        let alone = LinearSvm::train_sets(
+            &pick_rows(&x, &kept).unwrap(),
+            &sets.select(&kept),
+            10,
+            params,
+        )
+        .unwrap();
+        for i in (0..90).filter(|&i| fold[i] == f) {
+            let (indices, values) = row(&x, i);
+            alone.scores(indices, values, &mut scores);
+            for (c, &score) in scores.iter().enumerate() {
+                let (held_out, has) = scored[c][i];
+                assert!(
+                    (held_out - score).abs() < 1e-5,
+                    "row {i}, class {c}: {held_out} vs {score}"
+                );
+                assert_eq!(has, labels[i] as usize == c);
+            }
         }
     }
 }
