@@ -219,7 +219,7 @@ impl Progress {
 
 /// Classes solved together in one sweep: a feature's weights for them fill a cache line. Eight
 /// trained 20 Newsgroups' default SVM in 2.77 s against 3.20 s for four (the same model; peak
-/// memory 433 against 358 MB, since each group's weights are twice as large) and Reuters-21578's
+/// memory 423 against 349 MiB, since each group's weights are twice as large) and Reuters-21578's
 /// 90 labels in 0.30 s against 0.35 s; sixteen were no faster on Reuters and slower on 20
 /// Newsgroups, whose 20 classes then leave one of two threads idle for part of the time.
 pub const LANES: usize = 8;
