@@ -175,7 +175,7 @@ impl crate::model::Trainer {
         fold: &[usize],
         options: &MultiLabelOptions,
     ) -> Result<Classifier> {
-        let (mut classifier, mut scored) = match self {
+        let (scorer, mut scored) = match self {
             crate::model::Trainer::Svm(params, _) => {
                 let (svm, scored) = LinearSvm::train_sets_held_out(
                     x,
@@ -184,24 +184,23 @@ impl crate::model::Trainer {
                     (*params, fold_params(params)),
                     (fold, options.folds),
                 )?;
-                let decision = MultiLabel::untuned(labels, options.min_labels);
-                let scorer = PerLabel::Svm(svm);
-                let multi = MultiLabelClassifier { scorer, decision };
-                (Classifier::MultiLabel(Box::new(multi)), scored)
+                (PerLabel::Svm(svm), scored)
             }
             _ => (
-                self.fit_sets(x, sets, labels, options.min_labels)?,
+                self.fit_per_label(x, sets, labels)?,
                 self.out_of_fold_scores(x, sets, labels, fold, options.folds)?,
             ),
         };
-        if let Classifier::MultiLabel(multi) = &mut classifier {
-            multi.decision.thresholds = scored.iter_mut().map(|s| choose_threshold(s)).collect();
-            multi.decision.tuned_by = format!(
+        let decision = MultiLabel {
+            thresholds: scored.iter_mut().map(|s| choose_threshold(s)).collect(),
+            min_labels: options.min_labels,
+            tuned_by: format!(
                 "best F1 per label over {} folds of the training data",
                 options.folds
-            );
-        }
-        Ok(classifier)
+            ),
+        };
+        let multi = MultiLabelClassifier { scorer, decision };
+        Ok(Classifier::MultiLabel(Box::new(multi)))
     }
 
     /// Each row's scores, per label, from a model trained on the other folds.

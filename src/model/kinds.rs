@@ -197,7 +197,15 @@ impl Trainer {
         labels: usize,
         min_labels: u32,
     ) -> Result<Classifier> {
-        let scorer = match self {
+        Ok(Classifier::MultiLabel(Box::new(MultiLabelClassifier {
+            scorer: self.fit_per_label(x, sets, labels)?,
+            decision: MultiLabel::untuned(labels, min_labels),
+        })))
+    }
+
+    /// The binary scorers of [`Trainer::fit_sets`], without a decision on their scores.
+    pub fn fit_per_label(&self, x: &Matrix, sets: &LabelSets, labels: usize) -> Result<PerLabel> {
+        Ok(match self {
             Trainer::NaiveBayes(kind, alpha, _) => {
                 let mut nb = BinaryNb::new(*kind, *alpha, labels, x.cols())?;
                 nb.add(x, sets);
@@ -211,11 +219,7 @@ impl Trainer {
                     "k-NN has no multi-label form; use svm, mnb, cnb or bnb".into(),
                 ))
             }
-        };
-        Ok(Classifier::MultiLabel(Box::new(MultiLabelClassifier {
-            scorer,
-            decision: MultiLabel::untuned(labels, min_labels),
-        })))
+        })
     }
 
     /// The kind this trainer trains.
