@@ -9,6 +9,8 @@
 
 use std::collections::BTreeSet;
 
+use rayon::prelude::*;
+
 use super::{Builder, Fitted, Reading, TextClassifier};
 use crate::error::{Error, Result};
 use crate::eval::{folds, LabelScoreTable, MultiLabelCounts, MultiLabelMetrics, ScoreKind};
@@ -192,7 +194,7 @@ impl crate::model::Trainer {
             ),
         };
         let decision = MultiLabel {
-            thresholds: scored.iter_mut().map(|s| choose_threshold(s)).collect(),
+            thresholds: scored.par_iter_mut().map(|s| choose_threshold(s)).collect(),
             min_labels: options.min_labels,
             tuned_by: format!(
                 "best F1 per label over {} folds of the training data",

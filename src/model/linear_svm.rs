@@ -373,13 +373,19 @@ impl LinearSvm {
                 held_out::solve_with_held_out(&rows, group, both, params.seed, (fold, folds))
             })
             .collect();
-        let mut scored = vec![Vec::with_capacity(sets.len()); labels];
-        for (solution, margins) in &solved {
-            for (c, label) in solution.classes.clone().enumerate() {
+        let lanes = solved.iter().flat_map(|(solution, margins)| {
+            solution
+                .classes
+                .clone()
+                .enumerate()
+                .map(move |(c, label)| (c, label, margins))
+        });
+        let scored = (lanes.collect::<Vec<_>>().into_par_iter())
+            .map(|(c, label, margins)| {
                 let has = (0..sets.len()).map(|i| sets.contains(i, label));
-                scored[label].extend(margins.iter().map(|m| m[c]).zip(has));
-            }
-        }
+                margins.iter().map(|m| m[c]).zip(has).collect()
+            })
+            .collect();
         let solutions = solved.into_iter().map(|(solution, _)| solution).collect();
         let reservoir = Reservoir::new(0, params.seed);
         let svm = LinearSvm::solved(params, x.cols(), reservoir, solutions);
@@ -565,15 +571,19 @@ impl LinearSvm {
         let classes = solutions.last().map_or(0, |s| s.classes.end);
         let n = self.features;
         let mut weights = vec![0.0; n * classes];
+        // Each feature's row of weights is gathered from every group on its own, so the rows
+        // are filled in parallel; the copy into a fresh table of tens of megabytes waits on
+        // memory.
+        (weights.par_chunks_exact_mut(classes).enumerate()).for_each(|(j, all)| {
+            for solution in &solutions {
+                let k = solution.classes.len();
+                let slots = &mut all[solution.classes.clone()];
+                slots.copy_from_slice(&solution.weights[j * k..(j + 1) * k]);
+            }
+        });
         self.bias.clear();
         self.convergence.clear();
         for solution in solutions {
-            let k = solution.classes.len();
-            let columns = solution.weights.chunks_exact(k);
-            for (all, group) in weights.chunks_exact_mut(classes).zip(columns) {
-                let slots = &mut all[solution.classes.clone()];
-                slots.copy_from_slice(group);
-            }
             self.bias.extend_from_slice(&solution.bias);
             self.convergence.extend_from_slice(&solution.convergence);
         }

@@ -184,15 +184,20 @@ impl MultiLabel {
     /// its threshold, topped up with the highest-scoring others to `min_labels`, highest score
     /// first (ties by label id).
     pub fn predict(&self, scores: &[f64]) -> Vec<usize> {
-        let mut order: Vec<usize> = (0..scores.len()).collect();
-        order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
+        let by_score = |a: &usize, b: &usize| scores[*b].total_cmp(&scores[*a]).then(a.cmp(b));
         let minimum = (self.min_labels as usize).min(scores.len());
-        order
-            .into_iter()
-            .enumerate()
-            .filter(|&(rank, c)| rank < minimum || scores[c] > self.threshold(c))
-            .map(|(_, c)| c)
-            .collect()
+        let mut order: Vec<usize> = (0..scores.len()).collect();
+        // Only the top `minimum` need finding among all the labels; the others qualify by their
+        // thresholds alone, and only the few that do are sorted. Sorting all 90 of Reuters'
+        // labels for every document had taken a tenth of `eval`'s time.
+        if (1..order.len()).contains(&minimum) {
+            order.select_nth_unstable_by(minimum - 1, by_score);
+        }
+        let (top, rest) = order.split_at(minimum);
+        let above = rest.iter().filter(|&&c| scores[c] > self.threshold(c));
+        let mut labels: Vec<usize> = top.iter().chain(above).copied().collect();
+        labels.sort_unstable_by(by_score);
+        labels
     }
 
     /// Label `c`'s threshold; 0 for a label added since the thresholds were chosen.
@@ -215,7 +220,9 @@ pub fn choose_threshold(scored: &mut [(f64, bool)]) -> f64 {
     if positives == 0 {
         return 0.0;
     }
-    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+    // Equal scores may come in any order: a threshold only falls between different scores,
+    // where the documents above it are the same whatever their order.
+    scored.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
     let (mut best, mut best_f1, mut true_positives) = (0.0, -1.0, 0usize);
     for (kept, &(score, has)) in scored.iter().enumerate() {
         true_positives += usize::from(has);

@@ -53,6 +53,9 @@ fn predict_keeps_labels_above_their_thresholds_and_at_least_the_minimum() {
         ..decision
     };
     assert_eq!(two.predict(&[-0.2, 0.4, -1.5]), vec![1, 0]);
+    // Equal scores rank by label id, for the minimum and in the output alike.
+    assert_eq!(two.predict(&[0.4, 0.4, -2.0]), vec![0, 1]);
+    assert_eq!(two.predict(&[-3.0, 0.4, 0.4]), vec![1, 2]);
 }
 
 #[test]
