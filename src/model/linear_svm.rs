@@ -573,14 +573,16 @@ impl LinearSvm {
         let mut weights = vec![0.0; n * classes];
         // Each feature's row of weights is gathered from every group on its own, so the rows
         // are filled in parallel; the copy into a fresh table of tens of megabytes waits on
-        // memory.
-        (weights.par_chunks_exact_mut(classes).enumerate()).for_each(|(j, all)| {
-            for solution in &solutions {
-                let k = solution.classes.len();
-                let slots = &mut all[solution.classes.clone()];
-                slots.copy_from_slice(&solution.weights[j * k..(j + 1) * k]);
-            }
-        });
+        // memory. (Without classes there are no rows, and no chunks of length 0 to ask for.)
+        if classes > 0 {
+            (weights.par_chunks_exact_mut(classes).enumerate()).for_each(|(j, all)| {
+                for solution in &solutions {
+                    let k = solution.classes.len();
+                    let slots = &mut all[solution.classes.clone()];
+                    slots.copy_from_slice(&solution.weights[j * k..(j + 1) * k]);
+                }
+            });
+        }
         self.bias.clear();
         self.convergence.clear();
         for solution in solutions {
