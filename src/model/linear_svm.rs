@@ -373,6 +373,8 @@ impl LinearSvm {
                 held_out::solve_with_held_out(&rows, group, both, params.seed, (fold, folds))
             })
             .collect();
+        // The groups are consecutive ranges of labels, in order, so the lanes come in label
+        // order and the scores collected are indexed by label.
         let lanes = solved.iter().flat_map(|(solution, margins)| {
             solution
                 .classes
