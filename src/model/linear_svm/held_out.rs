@@ -38,10 +38,12 @@ pub(super) fn solve_with_held_out(
     let mut margins = vec![[0.0; LANES]; m];
     let (mut w, mut a) = (weights.clone(), alpha.clone());
     for f in 0..folds {
-        // Each fold starts in the same two buffers: fresh ones had the kernel zero new pages
-        // for every fold.
-        w.copy_from_slice(&weights);
-        a.copy_from_slice(&alpha);
+        // Each fold starts from the full solution in the same two buffers: fresh ones had the
+        // kernel zero new pages for every fold. The first fold finds them as they were cloned.
+        if f > 0 {
+            w.copy_from_slice(&weights);
+            a.copy_from_slice(&alpha);
+        }
         let (held, mut kept): (Vec<usize>, Vec<usize>) = (0..m).partition(|&i| fold[i] == f);
         kept.retain(|&i| support[i]);
         for &i in &held {
