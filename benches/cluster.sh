@@ -13,7 +13,7 @@ cargo build --release --quiet
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 bowline=target/release/bowline
-exact="--classifier mnb --tf count --idf none --norm none --min-df 1 -q"
+exact="--classifier mnb --tf count --idf none --norm none --min-df 1 --alpha 0.01 -q"
 # A host file of two free loopback ports.
 python3 -c 'import socket
 for _ in range(2):
@@ -33,8 +33,8 @@ hyperfine --runs "$runs" --warmup 1 \
     -n "cluster, 2 processes, -j 1 each" "$out/two.sh -j 1"
 # Once more without -q: process 0 reports the bytes of partial models it gathered.
 $bowline train "$corpus" -o "$out/two.model" --classifier mnb --tf count --idf none --norm none \
-    --min-df 1 --hostfile "$out/hosts" --process 1 -q &
+    --min-df 1 --alpha 0.01 --hostfile "$out/hosts" --process 1 -q &
 $bowline train "$corpus" -o "$out/two.model" --classifier mnb --tf count --idf none --norm none \
-    --min-df 1 --hostfile "$out/hosts" --process 0
+    --min-df 1 --alpha 0.01 --hostfile "$out/hosts" --process 0
 wait
 ls -l "$out/one.model" "$out/two.model"

@@ -7,7 +7,7 @@ mod common;
 use bowline::classifier::OnlineLearner;
 use bowline::model::Kind;
 use bowline::TextClassifier;
-use common::{arg, bowline, corpus_pairs, fails_with, outcome, raw_counts};
+use common::{arg, bowline, corpus_pairs, fails_with, fixed_smoothing, outcome, raw_counts};
 
 #[test]
 fn a_hashed_model_saves_loads_and_classifies_the_same() {
@@ -66,10 +66,8 @@ fn naive_bayes_counts_hashed_terms_unsigned() {
 fn updating_a_hashed_model_equals_training_on_both_parts() {
     let pairs = corpus_pairs();
     let builder = || {
-        TextClassifier::builder(Kind::Mnb)
-            .vectorizer(raw_counts())
-            .hash_bits(14)
-            .unwrap()
+        let builder = TextClassifier::builder(Kind::Mnb).vectorizer(raw_counts());
+        fixed_smoothing(builder.hash_bits(14).unwrap())
     };
     let (first, second) = pairs.split_at(40);
     let mut updated = builder().fit(first.to_vec()).unwrap();
@@ -88,7 +86,7 @@ fn learning_a_hashed_stream_equals_training_on_all() {
         .unwrap();
     let analysis = builder.analysis_config().clone();
     let config = builder.vectorizer_config().clone();
-    let alpha = Kind::Mnb.default_alpha();
+    let alpha = Kind::Mnb.default_alpha().value();
     let mut learner = OnlineLearner::new(Kind::Mnb, analysis, config, alpha).unwrap();
     for (label, text) in &pairs {
         learner.learn(label, text).unwrap();

@@ -27,7 +27,7 @@ fn inspect_shows_kind_classes_settings_provenance_and_top_terms() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         lines[1],
-        "kind        mnb: multinomial naive Bayes, alpha 0.01, learned priors"
+        "kind        mnb: multinomial naive Bayes, alpha 0.003, learned priors"
     );
     assert_eq!(
         lines[2],

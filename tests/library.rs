@@ -10,7 +10,7 @@ use bowline::classifier::OnlineLearner;
 use bowline::corpus::ReadOptions;
 use bowline::model::{Decision, Kind};
 use bowline::{Reading, Source, TextClassifier};
-use common::{corpus_pairs, raw_counts};
+use common::{corpus_pairs, fixed_smoothing, raw_counts};
 
 #[test]
 fn a_classifier_fitted_on_the_corpus_labels_new_sentences() {
@@ -65,7 +65,7 @@ fn naive_bayes_updated_with_the_rest_equals_training_on_all() {
     let strip = |part: Vec<(usize, (String, String))>| -> Vec<(String, String)> {
         part.into_iter().map(|(_, pair)| pair).collect()
     };
-    let builder = TextClassifier::builder(Kind::Mnb).vectorizer(raw_counts());
+    let builder = fixed_smoothing(TextClassifier::builder(Kind::Mnb).vectorizer(raw_counts()));
     let mut updated = builder.clone().fit(strip(first)).unwrap();
     let learned = updated.update(strip(rest)).unwrap();
     assert_eq!(learned.documents, 21);
@@ -132,9 +132,9 @@ fn cross_validation_holds_out_every_document_once() {
 #[test]
 fn online_learning_one_document_at_a_time_equals_training_on_all() {
     let pairs = corpus_pairs();
-    let builder = TextClassifier::builder(Kind::Mnb).vectorizer(raw_counts());
+    let builder = fixed_smoothing(TextClassifier::builder(Kind::Mnb).vectorizer(raw_counts()));
     let analysis = builder.analysis_config().clone();
-    let alpha = Kind::Mnb.default_alpha();
+    let alpha = Kind::Mnb.default_alpha().value();
     let mut learner = OnlineLearner::new(Kind::Mnb, analysis, raw_counts(), alpha).unwrap();
     for (label, text) in &pairs {
         learner.learn(label, text).unwrap();

@@ -7,11 +7,12 @@ use std::path::{Path, PathBuf};
 
 use bowline::model::Model;
 use bowline::{Kind, TextClassifier};
-use common::{arg, bowline, outcome, raw_counts};
+use common::{arg, bowline, fixed_smoothing, outcome, raw_counts};
 
-/// Integer weights and no pruning: the settings under which naive Bayes merges exactly.
+/// Integer weights, no pruning and a given smoothing: the settings under which naive Bayes
+/// merges exactly (multinomial NB would otherwise choose its smoothing on each shard).
 const EXACT: &[&str] = &[
-    "--tf", "count", "--idf", "none", "--norm", "none", "--min-df", "1",
+    "--tf", "count", "--idf", "none", "--norm", "none", "--min-df", "1", "--alpha", "0.01",
 ];
 
 fn run(args: &[&str]) -> String {
@@ -158,8 +159,8 @@ fn models_that_cannot_merge_exactly_are_refused_with_the_reason() {
     train(&shards[0], &model("a.mnb"), "mnb", EXACT);
     train(&shards[1], &model("b.mnb"), "mnb", EXACT);
     // Default weighting: idf and L2 rows depend on each shard's documents.
-    train(&shards[0], &model("a.tfidf"), "mnb", &[]);
-    train(&shards[1], &model("b.tfidf"), "mnb", &[]);
+    train(&shards[0], &model("a.tfidf"), "mnb", &["--alpha", "0.01"]);
+    train(&shards[1], &model("b.tfidf"), "mnb", &["--alpha", "0.01"]);
     refused(
         &[&model("a.tfidf"), &model("b.tfidf")],
         &out,
@@ -187,7 +188,7 @@ fn models_that_cannot_merge_exactly_are_refused_with_the_reason() {
         &["a.mnb", "b.cnb", "classifier kind"],
     );
     // Pruning: a term below min-df in each shard may pass it in the union.
-    let pruned = [&EXACT[..6], &["--min-df", "2"]].concat();
+    let pruned = [&EXACT[..6], &["--min-df", "2", "--alpha", "0.01"]].concat();
     train(&shards[0], &model("a2.mnb"), "mnb", &pruned);
     train(&shards[1], &model("b2.mnb"), "mnb", &pruned);
     refused(
@@ -275,7 +276,7 @@ fn newsgroups(split: &str) -> Vec<(String, String)> {
 fn naive_bayes_on_four_shards_of_20news_merges_into_the_model_of_the_union() {
     let documents = newsgroups("train");
     for kind in [Kind::Mnb, Kind::Cnb, Kind::Bnb] {
-        let builder = || TextClassifier::builder(kind).vectorizer(raw_counts());
+        let builder = || fixed_smoothing(TextClassifier::builder(kind).vectorizer(raw_counts()));
         let shards = (0..4).map(|s| {
             let shard = documents.iter().skip(s).step_by(4).cloned();
             (format!("shard {s}"), builder().fit(shard).unwrap())

@@ -156,6 +156,23 @@ fn bad_models_and_bad_training_input_are_clear_errors() {
         "0",
     ];
     fails_with(&zero_alpha, "alpha must be > 0");
+    let train_with = |kind, alpha| {
+        [
+            "train",
+            "corpora",
+            "-o",
+            out,
+            "--classifier",
+            kind,
+            "--alpha",
+            alpha,
+        ]
+    };
+    fails_with(&train_with("cnb", "auto"), "--alpha auto is for mnb");
+    fails_with(
+        &train_with("mnb", "some"),
+        "'some' is neither a number nor auto",
+    );
     let nb_calibrate = [
         "train",
         "corpora",

@@ -22,6 +22,8 @@ const EXACT: &[&str] = &[
     "none",
     "--min-df",
     "1",
+    "--alpha",
+    "0.01",
     "-q",
 ];
 

@@ -17,7 +17,7 @@ use crate::analyze::Analyzer;
 use crate::error::{Error, Result};
 use crate::eval::dev_split;
 use crate::flow::Source;
-use crate::model::{Classifier, Kind, Model, NbKind, Selected, Trainer, TrainingInfo};
+use crate::model::{Classifier, Kind, Model, NbKind, Selected, Smoothing, Trainer, TrainingInfo};
 use crate::select::{metric_of, Event, Greedy, Metric, Presence, Problem, RankBy, Step};
 use crate::vectorize::{
     fill_renumbered, fit_part, matrix_row, weigh_part, FittedPart, FittedVectorizer, Matrix,
@@ -99,6 +99,13 @@ impl Builder {
             return Err(Error::Config(
                 "select does not choose features for k-NN; train it with `train`".into(),
             ));
+        }
+        if let Some((_, Smoothing::Auto)) = self.trainer.naive_bayes() {
+            // The greedy search scores every step with one smoothing, and the curve it reports
+            // must be the final model's.
+            let mut fixed = self.clone();
+            fixed.trainer = self.trainer.clone().with_fixed_smoothing();
+            return fixed.select(source, options, reading, on_step);
         }
         options.greedy.validate()?;
         let name = source.name.clone();
@@ -288,9 +295,9 @@ fn train_and_dev(
 /// multinomial and Bernoulli NB, multinomial NB's defaults for the others.
 fn event_of(trainer: &Trainer) -> (Event, f64) {
     match trainer.naive_bayes() {
-        Some((NbKind::Bernoulli, alpha)) => (Event::Bernoulli, alpha),
-        Some((NbKind::Multinomial, alpha)) => (Event::Multinomial, alpha),
-        _ => (Event::Multinomial, Kind::Mnb.default_alpha()),
+        Some((NbKind::Bernoulli, alpha)) => (Event::Bernoulli, alpha.value()),
+        Some((NbKind::Multinomial, alpha)) => (Event::Multinomial, alpha.value()),
+        _ => (Event::Multinomial, Kind::Mnb.default_alpha().value()),
     }
 }
 

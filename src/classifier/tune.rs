@@ -27,7 +27,7 @@ use crate::corpus::{load_pending, Document, Entry};
 use crate::error::{Error, Result};
 use crate::eval::{correct, dev_split, folds};
 use crate::flow::Source;
-use crate::model::{Kind, Params, Trainer, Tuned};
+use crate::model::{Kind, Params, Smoothing, Trainer, Tuned};
 use crate::vectorize::{fit_part, weigh_part, DfBound, Idf, Tf, VectorizerConfig, Weighting};
 
 /// How long and how widely to search.
@@ -485,9 +485,15 @@ fn parameters(kind: Kind) -> Vec<Params> {
                 ..defaults.clone()
             })
             .to_vec(),
-        _ => [0.01, 0.03, 0.1, 0.3, 1.0]
+        // Multinomial NB chooses its smoothing itself, by leave-one-out on each trial's
+        // training documents, from a wider range than the list below.
+        Kind::Mnb => vec![Params {
+            alpha: Some(Smoothing::Auto),
+            ..defaults
+        }],
+        Kind::Cnb | Kind::Bnb => [0.01, 0.03, 0.1, 0.3, 1.0]
             .map(|alpha| Params {
-                alpha: Some(alpha),
+                alpha: Some(Smoothing::Fixed(alpha)),
                 ..defaults.clone()
             })
             .to_vec(),

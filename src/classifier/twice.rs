@@ -14,8 +14,9 @@ use super::{Builder, Fitted, MultiLabelOptions, Reading, TextClassifier};
 use crate::analyze::Analyzer;
 use crate::error::{Error, Result};
 use crate::flow::{run_stages, survey_corpus, transform_stages, Source};
-use crate::model::{Classifier, Model, NaiveBayes, Trainer, TrainingInfo};
-use crate::vectorize::{FittedVectorizer, MatrixBuilder};
+use crate::model::naive_bayes::loo::stride;
+use crate::model::{Classifier, Model, NaiveBayes, Smoothing, Trainer, TrainingInfo};
+use crate::vectorize::{FittedVectorizer, Matrix, MatrixBuilder, SparseRow};
 
 /// Rows added to the sums at once: enough to amortize a merge into the sums, few enough that
 /// the batch is a small part of the memory.
@@ -34,7 +35,7 @@ impl Builder {
         options: &MultiLabelOptions,
         multi: bool,
     ) -> Result<Fitted> {
-        let Trainer::NaiveBayes(kind, alpha, priors) = self.trainer.clone() else {
+        let Trainer::NaiveBayes(kind, smoothing, priors) = self.trainer.clone() else {
             return self.fit_labelled(open()?, reading, options, multi);
         };
         if multi {
@@ -61,9 +62,20 @@ impl Builder {
         let (vectorizer, _) = survey.fitter.finish_rows(self.analysis.clone())?;
         let classes = survey.classes;
         let features = vectorizer.n_features();
-        let mut nb = NaiveBayes::new(kind, alpha, priors, classes.len(), features)?;
-        let docs_per_class =
-            add_documents(&mut nb, open()?, &analyzer, &vectorizer, &classes, &quiet)?;
+        let mut nb = NaiveBayes::new(kind, smoothing.value(), priors, classes.len(), features)?;
+        let mut sample = Sample::new(smoothing, vectorizer.n_docs() as usize);
+        let docs_per_class = add_documents(
+            (&mut nb, &mut sample),
+            open()?,
+            (&analyzer, &vectorizer),
+            &classes,
+            &quiet,
+        )?;
+        if smoothing == Smoothing::Auto {
+            let (x, ids) = sample.finish(features)?;
+            let rows: Vec<usize> = (0..ids.len()).collect();
+            nb.set_alpha(nb.choose_alpha(&x, &ids, &rows).alpha);
+        }
         let documents = docs_per_class.iter().sum::<u64>() as usize;
         let model = Model {
             vectorizer,
@@ -78,13 +90,48 @@ impl Builder {
     }
 }
 
+/// The weighted rows that multinomial NB's smoothing is chosen on, when it is to be chosen:
+/// every `stride`-th document, as training in one pass picks them ([`stride`]).
+struct Sample {
+    stride: Option<usize>,
+    seen: usize,
+    rows: MatrixBuilder,
+    ids: Vec<u32>,
+}
+
+impl Sample {
+    fn new(smoothing: Smoothing, documents: usize) -> Self {
+        Sample {
+            stride: (smoothing == Smoothing::Auto).then(|| stride(documents)),
+            seen: 0,
+            rows: MatrixBuilder::default(),
+            ids: Vec::new(),
+        }
+    }
+
+    /// Keeps the next document's row, of class `class`, when it is one to keep.
+    fn offer(&mut self, row: &SparseRow, class: u32) {
+        if self
+            .stride
+            .is_some_and(|stride| self.seen.is_multiple_of(stride))
+        {
+            self.rows.push(row);
+            self.ids.push(class);
+        }
+        self.seen += 1;
+    }
+
+    fn finish(self, columns: usize) -> Result<(Matrix, Vec<u32>)> {
+        Ok((self.rows.finish(columns)?, self.ids))
+    }
+}
+
 /// The second pass: every document of `source` weighed by `vectorizer` and added to `nb` under
-/// its class, in input order. Returns the documents of each class.
+/// its class, in input order, and offered to `sample`. Returns the documents of each class.
 fn add_documents(
-    nb: &mut NaiveBayes,
+    (nb, sample): (&mut NaiveBayes, &mut Sample),
     source: Source,
-    analyzer: &Analyzer,
-    vectorizer: &FittedVectorizer,
+    (analyzer, vectorizer): (&Analyzer, &FittedVectorizer),
     classes: &[String],
     reading: &Reading,
 ) -> Result<Vec<u64>> {
@@ -113,6 +160,7 @@ fn add_documents(
             ))
         })?;
         docs_per_class[class as usize] += 1;
+        sample.offer(&item.counted.row, class);
         batch.push(&item.counted.row);
         ids.push(class);
         if ids.len() == BATCH_ROWS {

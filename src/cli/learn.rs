@@ -30,7 +30,8 @@ pub struct LearnArgs {
     /// The classifier of a new model: mnb, cnb or bnb [default: mnb].
     #[arg(long, value_enum)]
     pub classifier: Option<Kind>,
-    /// Smoothing of a new model, > 0 [default: the classifier's, as for train].
+    /// Smoothing of a new model, > 0 [default: cnb 0.1, bnb 0.001, mnb 0.01: a stream has no
+    /// training documents at hand to choose it from, as train does].
     #[arg(long)]
     pub alpha: Option<f64>,
     /// Start a multi-label model (when the file does not exist): one binary naive Bayes per
@@ -98,7 +99,7 @@ fn create(args: &LearnArgs) -> Result<OnlineLearner> {
         ..kind.default_vectorizer()
     };
     let config = args.weighting.config_over(&defaults)?;
-    let alpha = args.alpha.unwrap_or(kind.default_alpha());
+    let alpha = args.alpha.unwrap_or(kind.default_alpha().value());
     match args.multi_label {
         true => {
             let least = args.min_labels.unwrap_or(1);

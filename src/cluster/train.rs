@@ -12,7 +12,7 @@ use crate::corpus::ReadOptions;
 use crate::error::{Error, Result};
 use crate::flow::Source;
 use crate::model::merge::exact_settings;
-use crate::model::{merge, Model, Part, TrainingInfo};
+use crate::model::{merge, Model, Part, Smoothing, TrainingInfo};
 use crate::pipeline::PipelineConfig;
 use crate::report::settings::{analysis_flags, weighting_flags};
 use crate::vectorize::{counting_config, VectorizerConfig};
@@ -94,8 +94,10 @@ pub fn train(
     pipeline: &PipelineConfig,
     note: super::Note,
 ) -> Result<Option<Trained>> {
-    let merges = (builder.kind().naive_bayes())
-        .is_some_and(|nb| exact_settings(nb, builder.vectorizer_config()).is_ok());
+    // Smoothing chosen by leave-one-out needs the documents, which merged models do not hold.
+    let merges = (builder.trainer_config().naive_bayes()).is_some_and(|(nb, smoothing)| {
+        smoothing != Smoothing::Auto && exact_settings(nb, builder.vectorizer_config()).is_ok()
+    });
     if merges {
         return train_merged(cluster, builder, corpus, options, pipeline, note);
     }

@@ -5,9 +5,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::multilabel::{BinaryNb, LabelSets, MultiLabel, MultiLabelClassifier, PerLabel};
+use super::naive_bayes::loo::sampled;
 use super::{
     normalize_log_probabilities, normalize_votes, ColumnChange, Knn, KnnParams, LinearSvm,
-    NaiveBayes, NbKind, Priors, SvmParams,
+    NaiveBayes, NbKind, Priors, Smoothing, SvmParams,
 };
 use crate::analyze::AnalyzerConfig;
 use crate::error::{Error, Result};
@@ -57,8 +58,13 @@ impl Kind {
     pub fn trainer(self, params: &Params, weighting: Weighting) -> Result<Trainer> {
         let trainer = self.build(params, weighting);
         match &trainer {
-            Trainer::NaiveBayes(kind, alpha, priors) => {
-                NaiveBayes::new(*kind, *alpha, priors.clone(), 1, 0)?;
+            Trainer::NaiveBayes(kind, smoothing, priors) => {
+                if *smoothing == Smoothing::Auto && *kind != NbKind::Multinomial {
+                    return Err(Error::Config(
+                        "--alpha auto is for mnb; give cnb and bnb a number".into(),
+                    ));
+                }
+                NaiveBayes::new(*kind, smoothing.value(), priors.clone(), 1, 0)?;
             }
             Trainer::Svm(svm, _) => svm.validate()?,
             Trainer::Knn(knn, _) => knn.validate()?,
@@ -116,13 +122,14 @@ impl Kind {
         matches!(self, Kind::Svm)
     }
 
-    /// Default naive Bayes smoothing, chosen likewise; 0 for the other kinds.
-    pub fn default_alpha(self) -> f64 {
+    /// Default naive Bayes smoothing, chosen likewise: multinomial NB chooses its own by
+    /// leave-one-out on the training documents; 0 for the kinds that are not naive Bayes.
+    pub fn default_alpha(self) -> Smoothing {
         match self {
-            Kind::Mnb => 0.01,
-            Kind::Cnb => 0.1,
-            Kind::Bnb => 0.001,
-            Kind::Svm | Kind::Knn => 0.0,
+            Kind::Mnb => Smoothing::Auto,
+            Kind::Cnb => Smoothing::Fixed(0.1),
+            Kind::Bnb => Smoothing::Fixed(0.001),
+            Kind::Svm | Kind::Knn => Smoothing::Fixed(0.0),
         }
     }
 
@@ -140,8 +147,8 @@ impl Kind {
 /// Every kind's parameters, each at its default until set; a kind reads only its own.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Params {
-    /// Naive Bayes smoothing, > 0; `None` takes the kind's default.
-    pub alpha: Option<f64>,
+    /// Naive Bayes smoothing; `None` takes the kind's default.
+    pub alpha: Option<Smoothing>,
     /// Naive Bayes class priors.
     pub priors: Priors,
     /// The SVM's parameters.
@@ -157,7 +164,7 @@ pub struct Params {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Trainer {
     /// Naive Bayes of a kind, with smoothing and priors.
-    NaiveBayes(NbKind, f64, Priors),
+    NaiveBayes(NbKind, Smoothing, Priors),
     /// A linear SVM, calibrated or not.
     Svm(SvmParams, bool),
     /// k-nearest neighbours, with the vectorizer's weighting, which it applies itself.
@@ -168,9 +175,14 @@ impl Trainer {
     /// Trains on the rows of `x` with class ids `ids` out of `classes`.
     pub fn fit(&self, x: &Matrix, ids: &[u32], classes: usize) -> Result<Classifier> {
         Ok(match self {
-            Trainer::NaiveBayes(kind, alpha, priors) => {
-                let mut nb = NaiveBayes::new(*kind, *alpha, priors.clone(), classes, x.cols())?;
+            Trainer::NaiveBayes(kind, smoothing, priors) => {
+                let alpha = smoothing.value();
+                let mut nb = NaiveBayes::new(*kind, alpha, priors.clone(), classes, x.cols())?;
                 nb.add(x, ids);
+                if *smoothing == Smoothing::Auto {
+                    let rows: Vec<usize> = sampled(ids.len()).collect();
+                    nb.set_alpha(nb.choose_alpha(x, ids, &rows).alpha);
+                }
                 Classifier::NaiveBayes(nb)
             }
             Trainer::Svm(params, calibrate) => {
@@ -206,8 +218,8 @@ impl Trainer {
     /// The binary scorers of [`Trainer::fit_sets`], without a decision on their scores.
     pub fn fit_per_label(&self, x: &Matrix, sets: &LabelSets, labels: usize) -> Result<PerLabel> {
         Ok(match self {
-            Trainer::NaiveBayes(kind, alpha, _) => {
-                let mut nb = BinaryNb::new(*kind, *alpha, labels, x.cols())?;
+            Trainer::NaiveBayes(kind, smoothing, _) => {
+                let mut nb = BinaryNb::new(*kind, smoothing.value(), labels, x.cols())?;
                 nb.add(x, sets);
                 PerLabel::NaiveBayes(Box::new(nb))
             }
@@ -242,8 +254,19 @@ impl Trainer {
         }
     }
 
+    /// The same trainer, with multinomial NB's smoothing fixed at [`Smoothing::FALLBACK`] if it
+    /// was to be chosen: for a caller that needs one smoothing throughout.
+    pub fn with_fixed_smoothing(self) -> Self {
+        match self {
+            Trainer::NaiveBayes(kind, Smoothing::Auto, priors) => {
+                Trainer::NaiveBayes(kind, Smoothing::Fixed(Smoothing::FALLBACK), priors)
+            }
+            other => other,
+        }
+    }
+
     /// The naive Bayes event model and smoothing of a naive Bayes trainer.
-    pub fn naive_bayes(&self) -> Option<(NbKind, f64)> {
+    pub fn naive_bayes(&self) -> Option<(NbKind, Smoothing)> {
         match self {
             Trainer::NaiveBayes(kind, alpha, _) => Some((*kind, *alpha)),
             _ => None,

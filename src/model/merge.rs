@@ -113,10 +113,12 @@ fn same_settings(first: &Part, other: &Part) -> Result<()> {
         return differ("classifier kind");
     }
     match (&a.classifier, &b.classifier) {
-        (Classifier::NaiveBayes(x), Classifier::NaiveBayes(y))
-            if x.alpha() != y.alpha() || x.priors() != y.priors() =>
-        {
-            differ("smoothing or priors")
+        (Classifier::NaiveBayes(x), Classifier::NaiveBayes(y)) if x.priors() != y.priors() => {
+            differ("priors")
+        }
+        // Multinomial NB's default smoothing is chosen on each shard's own documents.
+        (Classifier::NaiveBayes(x), Classifier::NaiveBayes(y)) if x.alpha() != y.alpha() => {
+            differ("smoothing (train the shards with the same --alpha)")
         }
         (Classifier::Svm(x), Classifier::Svm(y)) if x.params() != y.params() => {
             differ("SVM parameters")

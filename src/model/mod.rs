@@ -32,6 +32,6 @@ pub use linear_svm::{ColumnChange, LinearSvm, Loss, SvmParams, Targets};
 pub use merge::{merge, Part};
 pub use multilabel::{LabelSets, MultiLabel, MultiLabelClassifier};
 pub use naive_bayes::{
-    normalize_log_probabilities, NaiveBayes, NbKind, OnlineNb, Priors, SparseScorer,
+    normalize_log_probabilities, NaiveBayes, NbKind, OnlineNb, Priors, Smoothing, SparseScorer,
 };
 pub use platt::Sigmoid;

@@ -29,6 +29,54 @@ pub enum NbKind {
     Bernoulli,
 }
 
+/// Naive Bayes smoothing: a given value, or one chosen on the training documents.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Smoothing {
+    /// This additive smoothing, > 0.
+    Fixed(f64),
+    /// Multinomial NB only: the value of [`loo::ALPHAS`] with the best leave-one-out accuracy
+    /// on the training documents (see [`NaiveBayes::choose_alpha`]).
+    Auto,
+}
+
+impl Smoothing {
+    /// Where there are no training documents at hand to choose from (learning from a stream,
+    /// binary relevance, feature selection), `Auto` smooths by 0.01: the best fixed value by
+    /// mean rank in cross-validation on the five corpora that chose the defaults.
+    pub const FALLBACK: f64 = 0.01;
+
+    /// The value to smooth by before any choice, or without one.
+    pub fn value(self) -> f64 {
+        match self {
+            Smoothing::Fixed(alpha) => alpha,
+            Smoothing::Auto => Self::FALLBACK,
+        }
+    }
+}
+
+impl std::fmt::Display for Smoothing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Smoothing::Fixed(alpha) => write!(f, "{alpha}"),
+            Smoothing::Auto => f.write_str("auto"),
+        }
+    }
+}
+
+impl std::str::FromStr for Smoothing {
+    type Err = String;
+
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        match s {
+            "auto" => Ok(Smoothing::Auto),
+            _ => s
+                .parse()
+                .map(Smoothing::Fixed)
+                .map_err(|_| format!("'{s}' is neither a number nor auto")),
+        }
+    }
+}
+
 /// Class prior probabilities.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub enum Priors {
@@ -467,6 +515,7 @@ pub fn normalize_log_probabilities(scores: &mut [f64]) {
 }
 
 mod explain;
+pub mod loo;
 mod online;
 mod scorer;
 pub use online::OnlineNb;

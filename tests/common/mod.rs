@@ -132,6 +132,13 @@ pub fn terminate(child: &std::process::Child) {
     assert!(sent.success());
 }
 
+/// `builder` with a fixed smoothing: multinomial NB's default is chosen on the documents it is
+/// trained on, so two trainings on different documents could differ in it.
+pub fn fixed_smoothing(builder: bowline::Builder) -> bowline::Builder {
+    let trainer = builder.trainer_config().clone().with_fixed_smoothing();
+    builder.trainer(trainer)
+}
+
 /// Raw counts over every term: the weighting under which an update equals retraining.
 pub fn raw_counts() -> bowline::vectorize::VectorizerConfig {
     use bowline::vectorize::{DfBound, Idf, Norm, Tf, VectorizerConfig, Weighting};
