@@ -77,7 +77,11 @@ def sklearn(kind, train, test, char_wb):
     model = LinearSVC() if kind == "svm" else MultinomialNB(alpha=0.01)
     model.fit(vectorizer.fit_transform(x_train), y_train)
     predicted = model.predict(vectorizer.transform(x_test))
-    accuracy = sum(p == t for p, t in zip(predicted, y_test)) / len(y_test)
+    # bowline's eval leaves out (and reports) the test documents of labels that training never
+    # saw, which no classifier gets right: 13 of Reuters' 2,582. Score scikit-learn on the same.
+    known = set(y_train)
+    scored = [(p, t) for p, t in zip(predicted, y_test) if t in known]
+    accuracy = sum(p == t for p, t in scored) / len(scored)
     return accuracy, time.perf_counter() - started
 
 
