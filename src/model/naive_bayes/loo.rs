@@ -157,6 +157,8 @@ struct HeldOut<'a> {
     lift: Vec<PerAlpha32>,
     log_alpha: PerAlpha,
     totals: Vec<f64>,
+    /// The log priors of the model without one document of class `own`, at `own`.
+    priors_without: Vec<Vec<f64>>,
 }
 
 impl<'a> HeldOut<'a> {
@@ -171,6 +173,9 @@ impl<'a> HeldOut<'a> {
             lift,
             log_alpha,
             totals: nb.sums.iter().map(|s| s.total()).collect(),
+            priors_without: (0..nb.classes())
+                .map(|own| priors_without(nb, own))
+                .collect(),
         }
     }
 
@@ -207,7 +212,7 @@ impl<'a> HeldOut<'a> {
         }
         let features = (self.nb.n_features - only_here) as f64;
         let mass: f64 = values.iter().sum();
-        let priors = self.priors(own);
+        let priors = &self.priors_without[own as usize];
         let mut best = [(f64::NEG_INFINITY, 0u32); GRID];
         for (c, score) in scores.iter().enumerate() {
             let total = self.totals[c] - if c as u32 == own { mass } else { 0.0 };
@@ -221,15 +226,15 @@ impl<'a> HeldOut<'a> {
         }
         best.map(|(_, c)| c)
     }
+}
 
-    /// Log priors without one document of class `own`.
-    fn priors(&self, own: u32) -> Vec<f64> {
-        let mut docs = self.nb.class_docs.clone();
-        if matches!(self.nb.priors, Priors::Learned) {
-            docs[own as usize] -= 1.0;
-        }
-        log_priors(&self.nb.priors, &docs)
+/// `nb`'s log priors without one document of class `own`.
+fn priors_without(nb: &NaiveBayes, own: usize) -> Vec<f64> {
+    let mut docs = nb.class_docs.clone();
+    if matches!(nb.priors, Priors::Learned) {
+        docs[own] -= 1.0;
     }
+    log_priors(&nb.priors, &docs)
 }
 
 #[cfg(test)]
