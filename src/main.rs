@@ -20,7 +20,8 @@ fn main() -> ExitCode {
     match outcome {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,
         Ok(Outcome::Partial(failed)) => {
-            eprintln!("bowline: {failed} input(s) could not be read; see the errors above");
+            let hint = cli::log::where_errors_are();
+            eprintln!("bowline: {failed} input(s) could not be read; {hint}");
             ExitCode::from(1)
         }
         Ok(Outcome::Interrupted(signal)) => ExitCode::from((128 + signal).clamp(0, 255) as u8),

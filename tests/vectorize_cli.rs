@@ -186,6 +186,14 @@ fn tsv_with_header_and_a_malformed_line() {
         stderr.contains("3 documents") && stderr.contains("2 classes"),
         "{stderr}"
     );
+    assert!(stderr.contains("see the errors above"), "{stderr}");
+    let quiet = ["vectorize", arg(&tsv), "-o", arg(&out), "-q"];
+    let (code, _, stderr) = outcome(&bowline(&quiet, b""));
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(
+        stderr,
+        "bowline: 1 input(s) could not be read; run without -q to see why\n"
+    );
     let labels: Vec<String> = std::fs::read_to_string(&out)
         .unwrap()
         .lines()

@@ -74,7 +74,7 @@ impl Builder {
         if smoothing == Smoothing::Auto {
             let (x, ids) = sample.finish(features)?;
             let rows: Vec<usize> = (0..ids.len()).collect();
-            nb.set_alpha(nb.choose_alpha(&x, &ids, &rows).alpha);
+            nb.set_alpha(nb.choose_alpha(&x, &ids, &rows)?.alpha);
         }
         let documents = docs_per_class.iter().sum::<u64>() as usize;
         let model = Model {

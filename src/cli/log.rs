@@ -33,6 +33,16 @@ pub fn set_level(quiet: bool, verbose: bool) {
     LEVEL.store(level, Ordering::Relaxed);
 }
 
+/// Where a run that could not read some inputs sends the user for the errors: above, unless
+/// `-q` kept them from being printed.
+pub fn where_errors_are() -> &'static str {
+    if LEVEL.load(Ordering::Relaxed) == QUIET {
+        "run without -q to see why"
+    } else {
+        "see the errors above"
+    }
+}
+
 /// The tally of every pipeline run of a verbose run: the one observer all its configurations
 /// share, so that the counters of pipelines run inside library calls are seen too.
 static STAGES: OnceLock<StageObserver> = OnceLock::new();

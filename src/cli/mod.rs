@@ -12,7 +12,7 @@ mod export;
 mod index;
 mod inspect;
 mod learn;
-mod log;
+pub mod log;
 pub mod memory;
 mod merge;
 mod multilabel;

@@ -181,7 +181,7 @@ impl Trainer {
                 nb.add(x, ids);
                 if *smoothing == Smoothing::Auto {
                     let rows: Vec<usize> = sampled(ids.len()).collect();
-                    nb.set_alpha(nb.choose_alpha(x, ids, &rows).alpha);
+                    nb.set_alpha(nb.choose_alpha(x, ids, &rows)?.alpha);
                 }
                 Classifier::NaiveBayes(nb)
             }

@@ -11,6 +11,7 @@
 use rayon::prelude::*;
 
 use super::{log_priors, NaiveBayes, NbKind, Priors};
+use crate::error::{Error, Result};
 use crate::vectorize::{matrix_row, Matrix};
 
 /// The smoothing values tried, in half decades.
@@ -101,9 +102,21 @@ impl TermSums {
 impl NaiveBayes {
     /// Chooses the smoothing of this multinomial model from [`ALPHAS`] by leave-one-out
     /// accuracy on rows `rows` of `x`, whose classes are `labels` (one per row of `x`): rows
-    /// that are already part of the sums, weighed as they were added.
-    pub fn choose_alpha(&self, x: &Matrix, labels: &[u32], rows: &[usize]) -> Chosen {
-        debug_assert_eq!(self.kind, NbKind::Multinomial);
+    /// that are already part of the sums, weighed as they were added. Refuses a model of
+    /// another kind, whose held-out scores this does not compute, and rows or classes outside
+    /// `x`, `labels` and the model.
+    pub fn choose_alpha(&self, x: &Matrix, labels: &[u32], rows: &[usize]) -> Result<Chosen> {
+        if self.kind != NbKind::Multinomial {
+            let message = "smoothing is chosen by leave-one-out for multinomial naive Bayes only";
+            return Err(Error::Config(message.into()));
+        }
+        let classes = self.class_docs.len();
+        let fits =
+            |&i: &usize| i < x.rows() && labels.get(i).is_some_and(|&c| (c as usize) < classes);
+        if x.cols() != self.n_features || !rows.iter().all(fits) {
+            let message = "leave-one-out rows do not match the model's features and classes";
+            return Err(Error::Config(message.into()));
+        }
         let held_out = HeldOut::new(self, TermSums::new(self, x, rows));
         let correct = rows
             .par_iter()
@@ -124,11 +137,11 @@ impl NaiveBayes {
         let best = (0..GRID)
             .max_by_key(|&a| (correct[a], a))
             .unwrap_or_default();
-        Chosen {
+        Ok(Chosen {
             alpha: ALPHAS[best],
             accuracy: correct[best] as f64 / rows.len().max(1) as f64,
             documents: rows.len(),
-        }
+        })
     }
 
     /// Sets the smoothing, for a model whose sums are complete.

@@ -92,7 +92,7 @@ fn the_choice_is_the_best_held_out_accuracy() {
     let mut nb = NaiveBayes::new(NbKind::Multinomial, 1.0, Priors::Learned, 2, 40).unwrap();
     nb.add(&x, &labels);
     let rows: Vec<usize> = (0..labels.len()).collect();
-    let chosen = nb.choose_alpha(&x, &labels, &rows);
+    let chosen = nb.choose_alpha(&x, &labels, &rows).unwrap();
     let accuracy = |alpha| {
         let right = rows
             .iter()
@@ -115,4 +115,21 @@ fn the_sample_is_evenly_spread_and_bounded() {
     assert_eq!(sampled(SAMPLE + 1).collect::<Vec<_>>()[..3], [0, 2, 4]);
     assert_eq!(sampled(10 * SAMPLE).count(), SAMPLE);
     assert_eq!(sampled(0).count(), 0);
+}
+
+#[test]
+fn other_kinds_and_foreign_rows_are_refused() {
+    let (x, labels) = corpus(3, 10, 8, 2);
+    let rows: Vec<usize> = (0..labels.len()).collect();
+    let mut complement = NaiveBayes::new(NbKind::Complement, 1.0, Priors::Learned, 2, 8).unwrap();
+    complement.add(&x, &labels);
+    let refused = complement.choose_alpha(&x, &labels, &rows).unwrap_err();
+    assert!(refused.to_string().contains("multinomial"), "{refused}");
+    let mut nb = NaiveBayes::new(NbKind::Multinomial, 1.0, Priors::Learned, 2, 8).unwrap();
+    nb.add(&x, &labels);
+    assert!(nb.choose_alpha(&x, &labels, &[10]).is_err());
+    assert!(nb
+        .choose_alpha(&x, &[0, 5, 0, 1, 0, 1, 0, 1, 0, 1], &rows)
+        .is_err());
+    assert!(nb.choose_alpha(&x, &labels, &rows).is_ok());
 }
