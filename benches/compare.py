@@ -7,10 +7,13 @@ splits of five corpora, in one run:
 
 20news, sms and reuters (one-label documents) are trained on their training part and tested on
 their test part; amazon and imdb by 5-fold cross-validation on the folds of benches/corpora.py.
-Extra arguments to bowline train (e.g. --char-ngrams 2..5) go after `--`; --char-wb makes
-scikit-learn use TfidfVectorizer(analyzer='char_wb', ngram_range=(2, 5)) likewise.
+With --train-cv, 20news, sms and reuters are compared by 5-fold cross-validation of their
+training part instead (scikit-learn's StratifiedKFold(shuffle=True, random_state=0), written to
+a temporary folder), so that no test split is read. Extra arguments to bowline train (e.g.
+--char-ngrams 2..5) go after `--`; --char-wb makes scikit-learn use
+TfidfVectorizer(analyzer='char_wb', ngram_range=(2, 5)) likewise.
 
-    python benches/compare.py [--char-wb] [--corpora a,b] [-- BOWLINE_TRAIN_FLAGS...]
+    python benches/compare.py [--char-wb] [--train-cv] [--corpora a,b] [-- BOWLINE_TRAIN_FLAGS...]
 
 Run from the project's root, after benches/corpora.py has written target/bench-corpora.
 
@@ -45,6 +48,25 @@ def splits(corpus):
         return [(f"{DATA}/reuters-train.jsonl", f"{DATA}/reuters-test.jsonl")]
     return [(f"{DATA}/{corpus}-{k}-train.tsv", f"{DATA}/{corpus}-{k}-test.tsv")
             for k in range(1, 6)]
+
+
+def training_folds(corpus, folder):
+    """Five stratified folds of the training part of `corpus`, as JSONL files in `folder`."""
+    from sklearn.model_selection import StratifiedKFold
+
+    texts, labels = read(splits(corpus)[0][0])
+    folds = StratifiedKFold(n_splits=5, shuffle=True, random_state=0)
+    paths = []
+    for k, (train, test) in enumerate(folds.split(texts, labels), start=1):
+        pair = []
+        for part, index in [("train", train), ("test", test)]:
+            path = os.path.join(folder, f"{corpus}-{k}-{part}.jsonl")
+            with open(path, "w", encoding="utf-8") as f:
+                for i in index:
+                    f.write(json.dumps({"id": str(i), "label": labels[i], "text": texts[i]}) + "\n")
+            pair.append(path)
+        paths.append(tuple(pair))
+    return paths
 
 
 def read(path):
@@ -106,16 +128,21 @@ def main():
     flags = args[args.index("--") + 1:] if "--" in args else []
     args = args[:args.index("--")] if "--" in args else args
     char_wb = "--char-wb" in args
+    train_cv = "--train-cv" in args
     corpora = ["20news", "sms", "reuters", "amazon", "imdb"]
     if "--corpora" in args:
         corpora = args[args.index("--corpora") + 1].split(",")
     print("| corpus | classifier | bowline | scikit-learn | bowline time | scikit-learn time "
           "| speed |")
     print("|---|---|---|---|---|---|---|")
+    folder = tempfile.TemporaryDirectory()
     for corpus in corpora:
+        parts = splits(corpus)
+        if train_cv and len(parts) == 1:
+            parts = training_folds(corpus, folder.name)
         for kind in ["svm", "mnb"]:
-            ours = [bowline(kind, train, test, flags) for train, test in splits(corpus)]
-            theirs = [sklearn(kind, train, test, char_wb) for train, test in splits(corpus)]
+            ours = [bowline(kind, train, test, flags) for train, test in parts]
+            theirs = [sklearn(kind, train, test, char_wb) for train, test in parts]
             a, b = mean([r[0] for r in ours]), mean([r[0] for r in theirs])
             t, u = sum(r[1] for r in ours), sum(r[1] for r in theirs)
             print(f"| {corpus} | {kind} | {a:.4f} | {b:.4f} | {t:.2f} s | {u:.2f} s "
