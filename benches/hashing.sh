@@ -41,7 +41,12 @@ for trainer in "mnb --passes 2" "svm"; do
     for ngrams in 1 1..3; do
         for features in vocabulary "--hash-bits 20"; do
             flags=(--classifier ${trainer} --ngrams "$ngrams")
-            [ "$features" = vocabulary ] || flags+=($features)
+            # Hashing weighs word n-grams like words; the vocabulary runs do the same.
+            if [ "$features" = vocabulary ]; then
+                flags+=(--ngram-weight 1)
+            else
+                flags+=($features)
+            fi
             row "$trainer" "$ngrams" "$features" "$out/m" \
                 "$bowline" train "$train_set" -o "$out/m" -q "${flags[@]}"
         done

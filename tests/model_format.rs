@@ -1,4 +1,4 @@
-//! Models of format 4, 6 and of today's format 7, committed, load and classify as they did when
+//! Models of formats 4, 6, 7 and of today's format 8, committed, load and classify as they did when
 //! they were written: any later change of the format must keep them readable. Each fixture was
 //! trained on `corpora/` (the commands are in tests/README.md) and the figures below are what
 //! `bowline classify --format jsonl --top 4 --explain 2` printed for it then.
@@ -351,5 +351,51 @@ fn hashed_models_of_format_7_load_and_classify_as_they_did() {
                 );
             }
         }
+    }
+}
+
+/// The default SVM of format 8, which weighs word pairs half their TF-IDF: trained on the four
+/// lines above by `bowline train four.tsv -o M`. It keeps its weight and gives the probes the
+/// labels, scores and explanations it gave when written.
+#[test]
+fn an_svm_weighing_word_pairs_of_format_8_loads_and_classifies_as_it_did() {
+    let path = "tests/fixtures/model-v8-svm-pairs.bowline";
+    let bytes = std::fs::read(path).unwrap();
+    assert_eq!(bytes[8..12], 8u32.to_le_bytes());
+    let model = TextClassifier::load(path).unwrap();
+    assert_eq!(model.model().vectorizer.config().ngram_weight, 0.5);
+    let then = [
+        (
+            "a rocket to the moon",
+            "space",
+            0.6153574147627484,
+            "moon",
+            0.24555203869504968,
+        ),
+        (
+            "fresh bread from the oven",
+            "food",
+            0.5307930399155888,
+            "bread",
+            0.21877059098971308,
+        ),
+        (
+            "the striker scored a goal",
+            "space",
+            0.3430422341471586,
+            "the",
+            0.4070395231246948,
+        ),
+    ];
+    for (text, label, score, term, contribution) in then {
+        let explanation = model.explain(text, 2).unwrap();
+        assert_eq!(model.predict(text).unwrap().label, label, "{text}");
+        assert_eq!(explanation.label, label, "{text}");
+        assert!((explanation.score - score).abs() < 1e-9, "{text}");
+        assert_eq!(explanation.terms[0].term, term, "{text}");
+        assert!(
+            (explanation.terms[0].contribution - contribution).abs() < 1e-9,
+            "{text}"
+        );
     }
 }

@@ -183,6 +183,27 @@ fn bad_models_and_bad_training_input_are_clear_errors() {
         "--calibrate",
     ];
     fails_with(&nb_calibrate, "--calibrate are SVM flags");
+    let weighed = |extra: &[&'static str]| {
+        let mut args = vec!["train", "corpora", "-o", out, "--ngram-weight"];
+        args.extend_from_slice(extra);
+        args
+    };
+    fails_with(&weighed(&["0"]), "--ngram-weight must be in (0, 1], got 0");
+    fails_with(
+        &weighed(&["nan"]),
+        "--ngram-weight must be in (0, 1], got NaN",
+    );
+    fails_with(
+        &weighed(&["0.5", "--hash-bits", "12"]),
+        "--ngram-weight cannot be used with --hash-bits",
+    );
+    fails_with(
+        &weighed(&["0.5", "--classifier", "knn"]),
+        "--ngram-weight does not apply to knn",
+    );
+    // Hashing alone weighs n-grams like words, whatever the classifier's default.
+    let hashed = ["train", "corpora", "-o", out, "--hash-bits", "12", "-q"];
+    assert_eq!(outcome(&bowline(&hashed, b"")).0, 0);
 }
 
 #[test]

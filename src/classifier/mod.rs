@@ -181,7 +181,7 @@ impl Builder {
 
     /// Prunes and weighs terms with `vectorizer` instead of the kind's default. Hashed terms
     /// carry a sign or not as the kind needs ([`Kind::hashes_signed`]), whatever `vectorizer`
-    /// says.
+    /// says; k-NN, which weighs its rows itself, keeps n-gram weight 1.
     pub fn vectorizer(mut self, vectorizer: VectorizerConfig) -> Self {
         self.trainer = self.trainer.with_weighting(vectorizer.weighting);
         self.vectorizer = vectorizer;
@@ -196,9 +196,12 @@ impl Builder {
 
     /// Hashes terms into 2^`bits` columns instead of learning a vocabulary (`--hash-bits`):
     /// the feature space then has a fixed size whatever the corpus. `bits` must lie in
-    /// [`HASH_BITS`](crate::vectorize::HASH_BITS), and `max_features` must be unset.
+    /// [`HASH_BITS`](crate::vectorize::HASH_BITS), and `max_features` must be unset. The
+    /// n-gram weight becomes 1.
     pub fn hash_bits(mut self, bits: u32) -> Result<Self> {
         self.vectorizer.hashing = Some(Hashing::new(bits, self.kind().hashes_signed())?);
+        // A hashed column mixes words and n-grams, so they are weighed alike.
+        self.vectorizer.ngram_weight = 1.0;
         self.vectorizer.validate()?;
         Ok(self)
     }
@@ -206,6 +209,10 @@ impl Builder {
     fn with_kinds_sign(mut self) -> Self {
         let signed = self.kind().hashes_signed();
         self.vectorizer.hashing = self.vectorizer.hashing.map(|h| h.with_sign(signed));
+        // k-NN weighs its rows itself, from their counts.
+        if self.kind() == Kind::Knn {
+            self.vectorizer.ngram_weight = 1.0;
+        }
         self
     }
 

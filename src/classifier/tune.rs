@@ -521,8 +521,15 @@ fn flags(analysis: &AnalyzerConfig, vectorizer: &VectorizerConfig, parameter: &s
         return String::new();
     };
     let w = vectorizer.weighting;
+    // The weight touches only word n-grams; settings without them do not need it.
+    let grams = analysis.words && analysis.ngram_max > 1;
+    let pairs = if grams && vectorizer.ngram_weight != 1.0 {
+        format!(" --ngram-weight {}", vectorizer.ngram_weight)
+    } else {
+        String::new()
+    };
     format!(
-        "{words} --min-df {min_df} --tf {} --idf {} {parameter}",
+        "{words} --min-df {min_df} --tf {} --idf {}{pairs} {parameter}",
         flag_value(&w.tf),
         flag_value(&w.idf)
     )

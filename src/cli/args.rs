@@ -204,6 +204,11 @@ pub struct WeightingArgs {
     /// Drop terms in more documents: a count or a fraction (0.5) [default: 1.0].
     #[arg(long, value_name = "DF")]
     pub max_df: Option<DfBound>,
+    /// Factor in (0, 1] on every word n-gram of two or more words, applied with its idf, so
+    /// that word pairs count for less than words; 1 with --hash-bits [default: 0.5 for svm, 1
+    /// for the others].
+    #[arg(long, value_name = "W")]
+    pub ngram_weight: Option<f64>,
 }
 
 /// The weighting flags plus a limit on the vocabulary's size. (`select` has its own
@@ -243,10 +248,18 @@ impl VocabularyArgs {
             (Some(bits), _) => Some(Hashing::new(bits, true)?),
             (None, kept) => kept,
         };
+        let weighting = self.weighting.config_over(defaults)?;
+        // Hashed columns mix words and n-grams, so hashing weighs them alike unless a weight
+        // was given, which `validate` then refuses.
+        let ngram_weight = match (hashing, self.weighting.ngram_weight) {
+            (Some(_), None) => 1.0,
+            _ => weighting.ngram_weight,
+        };
         let config = VectorizerConfig {
             max_features: self.max_features.or(defaults.max_features),
             hashing,
-            ..self.weighting.config_over(defaults)?
+            ngram_weight,
+            ..weighting
         };
         config.validate()?;
         Ok(config)
@@ -261,6 +274,7 @@ impl WeightingArgs {
             || self.norm.is_some()
             || self.min_df.is_some()
             || self.max_df.is_some()
+            || self.ngram_weight.is_some()
     }
 
     /// The vectorizer configuration, validated, with unset flags taken from `defaults` (and the
@@ -277,6 +291,7 @@ impl WeightingArgs {
             max_features: defaults.max_features,
             weighting,
             hashing: defaults.hashing,
+            ngram_weight: self.ngram_weight.unwrap_or(defaults.ngram_weight),
         };
         config.validate()?;
         Ok(config)

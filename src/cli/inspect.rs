@@ -44,6 +44,8 @@ struct Inspection<'a> {
     /// How terms are hashed to columns, for a model trained with `--hash-bits`.
     #[serde(skip_serializing_if = "Option::is_none")]
     hashing: Option<Hashing>,
+    /// The factor on word n-grams' values (`--ngram-weight`).
+    ngram_weight: f64,
     analysis: &'a AnalyzerConfig,
     vectorizer: &'a VectorizerConfig,
     /// The classifier's own parameters.
@@ -102,6 +104,7 @@ pub fn run(args: InspectArgs) -> Result<Outcome> {
         },
         documents: vectorizer.n_docs(),
         hashing: vectorizer.hashing(),
+        ngram_weight: vectorizer.config().ngram_weight,
         analysis: vectorizer.analyzer(),
         vectorizer: vectorizer.config(),
         classifier: parameters(&model.classifier),
@@ -372,8 +375,13 @@ fn weighting_text(v: &VectorizerConfig) -> String {
     let most = v
         .max_features
         .map_or("every term kept".into(), |n| format!("at most {n} terms"));
+    let pairs = if v.ngram_weight == 1.0 {
+        String::new()
+    } else {
+        format!(", word n-grams weighed {}", v.ngram_weight)
+    };
     format!(
-        "tf {}, idf {}, norm {}; min-df {}, max-df {}, {most}",
+        "tf {}, idf {}, norm {}{pairs}; min-df {}, max-df {}, {most}",
         value_name(w.tf),
         value_name(w.idf),
         value_name(w.norm),

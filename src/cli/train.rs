@@ -212,6 +212,11 @@ impl ClassifierArgs {
         vectorizer: VectorizerConfig,
         seed: Option<u64>,
     ) -> Result<Builder> {
+        if kind == Kind::Knn && vectorizer.ngram_weight != 1.0 {
+            return Err(Error::Config(
+                "--ngram-weight does not apply to knn, which weighs its rows itself".into(),
+            ));
+        }
         let trainer = self.trainer(kind, seed, vectorizer.weighting)?;
         super::memory::prepare_for(&analysis);
         Ok(Builder::new(kind)

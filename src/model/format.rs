@@ -1,6 +1,6 @@
 //! The model file: everything needed to classify text the way the model was trained.
 //!
-//! Layout (formats 6 and 7): the 8 magic bytes `BOWLINE\x01`, the format version (u32, little-endian),
+//! Layout (formats 6 to 8): the 8 magic bytes `BOWLINE\x01`, the format version (u32, little-endian),
 //! the length (u64) and CRC-32 (u32) of the postcard part, the length (u64) and CRC-32 (u32) of
 //! the array sections, 4 zero bytes; then the sections, raw little-endian arrays each at a
 //! multiple of 8 bytes, which a loaded model uses where they lie in the mapped file (see
@@ -10,8 +10,9 @@
 //! CRC-32: reading all of a 90 MB model to check it would cost more than the rest of loading
 //! (see [`Model::verify`]).
 //!
-//! Format 7 adds how terms are hashed (`--hash-bits`) at the end of the vectorizer; files of
-//! formats 3 to 6 are decoded as not hashed ([`before_hashing`]).
+//! Format 7 adds how terms are hashed (`--hash-bits`) at the end of the vectorizer, and format
+//! 8 the weight of word n-grams (`--ngram-weight`) after it; a file is decoded with the fields of
+//! its format ([`decoding_format`]), the missing ones read as not hashed and weight 1.
 //!
 //! Formats 3 to 5 end after the first CRC-32 with one postcard payload that holds everything.
 //! A truncated, corrupted, foreign or future file is recognised from the header before any
@@ -25,16 +26,15 @@ use serde::{Deserialize, Serialize};
 use super::{Classifier, TrainingInfo};
 use crate::error::{Error, Result};
 use crate::packed::sections::{self, Backing};
-use crate::vectorize::{before_hashing, FittedVectorizer};
+use crate::vectorize::{decoding_format, FittedVectorizer};
 
 const MAGIC: &[u8; 8] = b"BOWLINE\x01";
-/// The format this bowline writes. It reads this one and the earlier ones: 6 (the same without
-/// hashed terms), 5 (multi-label models), 4 (the same without them) and those in [`legacy`].
-pub const FORMAT_VERSION: u32 = 7;
+/// The format this bowline writes. It reads this one and the earlier ones: 7 (the same without
+/// n-gram weights), 6 (without hashed terms), 5 (multi-label models), 4 (the same without them)
+/// and those in [`legacy`].
+pub const FORMAT_VERSION: u32 = 8;
 /// The first format with array sections.
 const SECTIONS_VERSION: u32 = 6;
-/// The first format whose vectorizer says how terms are hashed.
-const HASHING_VERSION: u32 = 7;
 const HEADER: usize = 8 + 4 + 8 + 4;
 /// Format 6's header: [`HEADER`], then the sections' length and CRC-32 and 4 bytes that align
 /// the sections.
@@ -114,7 +114,7 @@ impl Model {
         if check_header(bytes, path)? >= SECTIONS_VERSION {
             return Model::from_backing(Arc::new(Backing::copied(bytes)), path);
         }
-        let model = before_hashing(|| match version_of(bytes) {
+        let model = decoding_format(version_of(bytes), || match version_of(bytes) {
             legacy::VERSION_3 => legacy::decode_3(&bytes[HEADER..]),
             _ => postcard::from_bytes(&bytes[HEADER..]).map_err(|e| e.to_string()),
         });
@@ -122,7 +122,7 @@ impl Model {
         model.checked(path)
     }
 
-    /// Decodes a model of format 6 or 7 whose header [`check_header`] accepted.
+    /// Decodes a model of format 6 or later whose header [`check_header`] accepted.
     fn from_backing(backing: Arc<Backing>, path: &Path) -> Result<Self> {
         let bytes = backing.bytes();
         let meta_start = HEADER_6 + u64_at(bytes, 24) as usize;
@@ -131,11 +131,7 @@ impl Model {
                 postcard::from_bytes::<Model>(&bytes[meta_start..])
             })
         };
-        let decoded = if version_of(bytes) < HASHING_VERSION {
-            before_hashing(decode)
-        } else {
-            decode()
-        };
+        let decoded = decoding_format(version_of(bytes), decode);
         let model = decoded.map_err(|e| corrupted(path, e))?;
         model.checked(path)
     }

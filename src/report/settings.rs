@@ -63,6 +63,9 @@ pub fn weighting_flags(vectorizer: &VectorizerConfig) -> String {
     if let Some(n) = vectorizer.max_features {
         flags += &format!(" --max-features {n}");
     }
+    if vectorizer.ngram_weight != 1.0 {
+        flags += &format!(" --ngram-weight {}", vectorizer.ngram_weight);
+    }
     flags
 }
 
@@ -88,5 +91,10 @@ mod tests {
             weighting_flags(&VectorizerConfig::default()),
             "--min-df 1 --max-df 1 --tf sublinear --idf smooth --norm l2"
         );
+        let pairs = VectorizerConfig {
+            ngram_weight: 0.7,
+            ..VectorizerConfig::default()
+        };
+        assert!(weighting_flags(&pairs).ends_with("--norm l2 --ngram-weight 0.7"));
     }
 }

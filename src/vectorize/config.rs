@@ -68,6 +68,17 @@ pub struct VectorizerConfig {
     /// [`FittedVectorizer`](super::FittedVectorizer)), so it is not serialized here.
     #[serde(skip)]
     pub hashing: Option<Hashing>,
+    /// Factor on the value of every word n-gram of two or more words, applied with its idf
+    /// before rows are normalized; default 1. Below 1, word pairs count for less than the words
+    /// they join, which helped the SVM on long documents (see
+    /// [`Kind::default_vectorizer`](crate::model::Kind::default_vectorizer)). Hashed columns mix
+    /// words and n-grams, so it must be 1 with hashing. Stored apart, like `hashing`.
+    #[serde(skip, default = "one")]
+    pub ngram_weight: f64,
+}
+
+fn one() -> f64 {
+    1.0
 }
 
 impl Default for VectorizerConfig {
@@ -78,11 +89,26 @@ impl Default for VectorizerConfig {
             max_features: None,
             weighting: Weighting::default(),
             hashing: None,
+            ngram_weight: 1.0,
         }
     }
 }
 
 impl VectorizerConfig {
+    /// The factor on the idf of `term`: [`VectorizerConfig::ngram_weight`] for a word n-gram,
+    /// 1 for a word or a character n-gram. Words never contain white space, so a word n-gram
+    /// is the one term with a space between two other characters; a character n-gram has
+    /// spaces only at its ends, where `char_wb` pads the word.
+    pub fn idf_factor(&self, term: &str) -> f64 {
+        let inner = term.strip_prefix(' ').unwrap_or(term);
+        let inner = inner.strip_suffix(' ').unwrap_or(inner);
+        if self.ngram_weight != 1.0 && inner.contains(crate::analyze::ngrams::NGRAM_SEPARATOR) {
+            self.ngram_weight
+        } else {
+            1.0
+        }
+    }
+
     /// Checks every parameter; the only place they are checked.
     pub fn validate(&self) -> Result<()> {
         for (name, bound) in [("min-df", self.min_df), ("max-df", self.max_df)] {
@@ -109,8 +135,21 @@ impl VectorizerConfig {
         if self.max_features == Some(0) {
             return Err(Error::Config("--max-features must be at least 1".into()));
         }
+        if !(self.ngram_weight > 0.0 && self.ngram_weight <= 1.0) {
+            return Err(Error::Config(format!(
+                "--ngram-weight must be in (0, 1], got {}",
+                self.ngram_weight
+            )));
+        }
         if let Some(hashing) = self.hashing {
             hashing.validate()?;
+            if self.ngram_weight != 1.0 {
+                return Err(Error::Config(
+                    "--ngram-weight cannot be used with --hash-bits: a hashed column mixes words \
+                     and n-grams"
+                        .into(),
+                ));
+            }
             // Hashing keeps no vocabulary to rank terms in; min-df and max-df still apply, to
             // columns (see `Fitter::finish_rows`).
             if self.max_features.is_some() {
@@ -128,6 +167,33 @@ impl VectorizerConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_word_ngrams_take_the_ngram_weight_which_hashing_refuses() {
+        let config = VectorizerConfig {
+            ngram_weight: 0.7,
+            ..VectorizerConfig::default()
+        };
+        assert_eq!(config.idf_factor("new york"), 0.7);
+        assert_eq!(config.idf_factor("new york city"), 0.7);
+        for term in ["york", " ab", "ab ", " a ", "ab"] {
+            assert_eq!(config.idf_factor(term), 1.0, "{term:?}");
+        }
+        assert!(config.validate().is_ok());
+        for weight in [0.0, -1.0, 1.5, f64::NAN, f64::INFINITY] {
+            let bad = VectorizerConfig {
+                ngram_weight: weight,
+                ..VectorizerConfig::default()
+            };
+            assert!(bad.validate().is_err(), "{weight}");
+        }
+        let hashed = VectorizerConfig {
+            hashing: Some(Hashing::new(10, true).unwrap()),
+            ..config
+        };
+        let refused = hashed.validate().unwrap_err().to_string();
+        assert!(refused.contains("--hash-bits"), "{refused}");
+    }
 
     #[test]
     fn bounds_parse_like_scikit_learn() {

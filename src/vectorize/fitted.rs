@@ -29,20 +29,29 @@ struct StoredVectorizer {
     idf: Option<Table<f64>>,
     #[serde(default, deserialize_with = "hashing_field")]
     hashing: Option<Hashing>,
+    #[serde(default = "unweighted", deserialize_with = "ngram_weight_field")]
+    ngram_weight: f64,
 }
+
+/// The first model file format whose vectorizer says how terms are hashed.
+const HASHING_SINCE: u32 = 7;
+/// The first model file format whose vectorizer holds its n-gram weight.
+const NGRAM_WEIGHT_SINCE: u32 = 8;
 
 thread_local! {
-    /// Set while a model file of a format before 7 is decoded: its vectorizer ends before the
-    /// hashing field.
-    static BEFORE_HASHING: Cell<bool> = const { Cell::new(false) };
+    /// The format of the model file being decoded; `u32::MAX` (today's) outside
+    /// [`decoding_format`]. Fields added since a file's format are read as absent: postcard
+    /// knows no field names, so reading them would take the next field's bytes.
+    static DECODED_FORMAT: Cell<u32> = const { Cell::new(u32::MAX) };
 }
 
-/// Runs `decode` on a model file written before feature hashing (formats 3 to 6), whose
-/// vectorizer has no hashing field: it reads as not hashed.
-pub fn before_hashing<R>(decode: impl FnOnce() -> R) -> R {
-    let before = BEFORE_HASHING.replace(true);
+/// Runs `decode` on a model file of format `version`, whose vectorizer has the fields of that
+/// format: one written before feature hashing (formats 3 to 6) reads as not hashed, one written
+/// before n-gram weights (before 8) as weighing n-grams like words.
+pub fn decoding_format<R>(version: u32, decode: impl FnOnce() -> R) -> R {
+    let before = DECODED_FORMAT.replace(version);
     let result = decode();
-    BEFORE_HASHING.set(before);
+    DECODED_FORMAT.set(before);
     result
 }
 
@@ -50,11 +59,24 @@ pub fn before_hashing<R>(decode: impl FnOnce() -> R) -> R {
 fn hashing_field<'de, D: serde::Deserializer<'de>>(
     deserializer: D,
 ) -> Result<Option<Hashing>, D::Error> {
-    if BEFORE_HASHING.get() {
+    if DECODED_FORMAT.get() < HASHING_SINCE {
         <()>::deserialize(deserializer)?;
         return Ok(None);
     }
     Option::<Hashing>::deserialize(deserializer)
+}
+
+/// Reads the n-gram weight, or the nothing a file written before it holds.
+fn ngram_weight_field<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
+    if DECODED_FORMAT.get() < NGRAM_WEIGHT_SINCE {
+        <()>::deserialize(deserializer)?;
+        return Ok(unweighted());
+    }
+    f64::deserialize(deserializer)
+}
+
+fn unweighted() -> f64 {
+    1.0
 }
 
 /// [`StoredVectorizer`] borrowed, to save a vectorizer without copying it.
@@ -70,12 +92,20 @@ struct StoredRef<'a> {
     idf: &'a Table<f64>,
     #[serde(skip_serializing_if = "unhashed_outside_model_files")]
     hashing: Option<Hashing>,
+    #[serde(skip_serializing_if = "unweighted_outside_model_files")]
+    ngram_weight: f64,
 }
 
 /// Whether the hashing field is left out: when terms are not hashed, everywhere but in a model
 /// file of format 7, so that a vocabulary file (`vectorize --vocab`) reads as before.
 fn unhashed_outside_model_files(hashing: &Option<Hashing>) -> bool {
     hashing.is_none() && !packed::sections::active()
+}
+
+/// Whether the n-gram weight is left out: when it is 1, everywhere but in a model file, so
+/// that a vocabulary file reads as before.
+fn unweighted_outside_model_files(weight: &f64) -> bool {
+    *weight == 1.0 && !packed::sections::active()
 }
 
 /// A vocabulary with document frequencies and the analysis and weighting that produced it.
@@ -109,6 +139,7 @@ impl TryFrom<StoredVectorizer> for FittedVectorizer {
     fn try_from(stored: StoredVectorizer) -> Result<Self, String> {
         let mut s = stored;
         s.config.hashing = s.hashing;
+        s.config.ngram_weight = s.ngram_weight;
         match s.idf {
             Some(idf) => {
                 FittedVectorizer::in_file(s.analyzer, s.config, s.terms, s.df, idf, s.n_docs)
@@ -135,6 +166,7 @@ impl Serialize for FittedVectorizer {
             df: &self.df,
             idf: &self.idf,
             hashing: self.config.hashing,
+            ngram_weight: self.config.ngram_weight,
         }
         .serialize(serializer)
     }
@@ -164,10 +196,15 @@ impl FittedVectorizer {
         if df.iter().any(|&d| d < least || d > n_docs) {
             return broken("a document frequency is outside 1..=documents");
         }
-        let idf: Vec<f64> = df
+        let mut idf: Vec<f64> = df
             .par_iter()
             .map(|&d| config.weighting.idf(d, n_docs))
             .collect();
+        if config.ngram_weight != 1.0 {
+            for (value, term) in idf.iter_mut().zip(terms.iter()) {
+                *value *= config.idf_factor(term);
+            }
+        }
         Ok(FittedVectorizer {
             analyzer,
             config,

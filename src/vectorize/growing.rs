@@ -141,7 +141,9 @@ impl GrowingVocabulary {
         let (weighting, n) = (self.config.weighting, self.n_docs.max(1));
         let (indices, values) = (&counted.row.indices, &mut counted.row.values);
         weighting.weigh_by(values, counted.length, |k| {
-            weighting.idf(self.df[indices[k] as usize].max(1), n)
+            let j = indices[k] as usize;
+            let factor = self.terms.get(j).map_or(1.0, |t| self.config.idf_factor(t));
+            weighting.idf(self.df[j].max(1), n) * factor
         });
     }
 

@@ -235,3 +235,55 @@ fn hashed_terms_count_with_their_signs_and_prune_by_column() {
         (1.0, 3, 4)
     );
 }
+
+#[test]
+fn word_ngrams_are_weighed_with_their_idf_and_the_weight_is_saved() {
+    let docs: [&[&str]; 3] = [&["a", "b", "a b"], &["a", " ab "], &["b", "c", "b c"]];
+    let fit_weighed = |ngram_weight| {
+        let config = VectorizerConfig {
+            ngram_weight,
+            ..VectorizerConfig::default()
+        };
+        let mut fitter = Fitter::new(config).unwrap();
+        for doc in docs {
+            fitter.add(&doc.iter().copied().collect());
+        }
+        fitter.finish(AnalyzerConfig::default()).unwrap().0
+    };
+    let (plain, weighed) = (fit_weighed(1.0), fit_weighed(0.5));
+    assert_eq!(*weighed.terms(), [" ab ", "a", "a b", "b", "b c", "c"]);
+    let expected: Vec<f64> = plain
+        .terms()
+        .iter()
+        .zip(plain.idf())
+        .map(|(term, &idf)| {
+            if term.trim().contains(' ') {
+                idf * 0.5
+            } else {
+                idf
+            }
+        })
+        .collect();
+    assert_eq!(weighed.idf(), expected);
+    assert_ne!(weighed.idf(), plain.idf());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("vocab.json");
+    let file = VocabularyFile {
+        labels: vec!["x".into()],
+        vectorizer: weighed,
+    };
+    file.save(&path).unwrap();
+    let loaded = VocabularyFile::load(&path).unwrap();
+    assert_eq!(loaded.vectorizer.config().ngram_weight, 0.5);
+    assert_eq!(loaded.vectorizer.idf(), file.vectorizer.idf());
+    // Weight 1 leaves the vocabulary file as it was before weights existed.
+    VocabularyFile {
+        labels: vec![],
+        vectorizer: plain,
+    }
+    .save(&path)
+    .unwrap();
+    assert!(!std::fs::read_to_string(&path)
+        .unwrap()
+        .contains("ngram_weight"));
+}

@@ -4,7 +4,11 @@ use crate::model::{utc_now, NaiveBayes, NbKind, Priors};
 use crate::vectorize::{Fitter, VectorizerConfig};
 
 fn model() -> Model {
-    let mut fitter = Fitter::new(VectorizerConfig::default()).unwrap();
+    let config = VectorizerConfig {
+        ngram_weight: 0.7,
+        ..VectorizerConfig::default()
+    };
+    let mut fitter = Fitter::new(config).unwrap();
     for doc in ["a b", "b c"] {
         fitter.add(&doc.split(' ').collect::<Terms>());
     }
@@ -131,11 +135,12 @@ fn a_file_of_todays_format_holds_its_arrays_in_sections_that_load_in_place() {
     let original = model();
     let bytes = original.to_bytes().unwrap();
     assert_eq!(bytes[8..12], FORMAT_VERSION.to_le_bytes());
-    assert_eq!(FORMAT_VERSION, 7);
+    assert_eq!(FORMAT_VERSION, 8);
     let sections = u64_at(&bytes, 24) as usize;
     assert!(sections > 0 && sections.is_multiple_of(sections::ALIGN));
     let read = Model::from_bytes(&bytes, Path::new("m.bin")).unwrap();
     assert_eq!(read, original);
+    assert_eq!(read.vectorizer.config().ngram_weight, 0.7);
     assert_eq!(
         read.to_bytes().unwrap(),
         bytes,
