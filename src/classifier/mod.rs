@@ -185,13 +185,13 @@ impl Builder {
     pub fn vectorizer(mut self, vectorizer: VectorizerConfig) -> Self {
         self.trainer = self.trainer.with_weighting(vectorizer.weighting);
         self.vectorizer = vectorizer;
-        self.with_kinds_sign()
+        self.fitted_to_kind()
     }
 
     /// Trains with `trainer` (a kind and its parameters) instead of the kind's defaults.
     pub fn trainer(mut self, trainer: Trainer) -> Self {
         self.trainer = trainer.with_weighting(self.vectorizer.weighting);
-        self.with_kinds_sign()
+        self.fitted_to_kind()
     }
 
     /// Hashes terms into 2^`bits` columns instead of learning a vocabulary (`--hash-bits`):
@@ -206,7 +206,8 @@ impl Builder {
         Ok(self)
     }
 
-    fn with_kinds_sign(mut self) -> Self {
+    /// The vectorizer as the kind needs it: the hash's sign, and for k-NN n-gram weight 1.
+    fn fitted_to_kind(mut self) -> Self {
         let signed = self.kind().hashes_signed();
         self.vectorizer.hashing = self.vectorizer.hashing.map(|h| h.with_sign(signed));
         // k-NN weighs its rows itself, from their counts.

@@ -100,9 +100,14 @@ impl VectorizerConfig {
     /// is the one term with a space between two other characters; a character n-gram has
     /// spaces only at its ends, where `char_wb` pads the word.
     pub fn idf_factor(&self, term: &str) -> f64 {
+        // A growing vocabulary asks for every term of every document; at weight 1 (naive
+        // Bayes' streams) no term needs looking at.
+        if self.ngram_weight == 1.0 {
+            return 1.0;
+        }
         let inner = term.strip_prefix(' ').unwrap_or(term);
         let inner = inner.strip_suffix(' ').unwrap_or(inner);
-        if self.ngram_weight != 1.0 && inner.contains(crate::analyze::ngrams::NGRAM_SEPARATOR) {
+        if inner.contains(crate::analyze::ngrams::NGRAM_SEPARATOR) {
             self.ngram_weight
         } else {
             1.0
