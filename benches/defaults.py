@@ -89,7 +89,8 @@ def cv(kind, corpus, candidate, cache):
     key = key_of(kind, corpus, candidate)
     if key not in cache:
         # The weight is always given, so that a candidate means the same whatever the default.
-        weight = [] if kind != "svm" or "ngram_weight" in candidate else ["--ngram-weight", "1"]
+        unnamed = kind in PAIR_WEIGHTS and "ngram_weight" not in candidate
+        weight = ["--ngram-weight", "1"] if unnamed else []
         command = [BOWLINE, "cv", CORPORA[corpus], "--classifier", kind, "--folds", "5",
                    "--seed", "1", "--json", "-q", *flags(candidate), *weight]
         result = subprocess.run(command, capture_output=True, text=True, check=True)

@@ -73,11 +73,13 @@ pub struct VectorizerConfig {
     /// they join, which helped the SVM on long documents (see
     /// [`Kind::default_vectorizer`](crate::model::Kind::default_vectorizer)). Hashed columns mix
     /// words and n-grams, so it must be 1 with hashing. Stored apart, like `hashing`.
-    #[serde(skip, default = "one")]
+    #[serde(skip, default = "unweighted")]
     pub ngram_weight: f64,
 }
 
-fn one() -> f64 {
+/// The n-gram weight that weighs n-grams like words: the default, and what files written before
+/// the weight existed hold.
+pub(super) fn unweighted() -> f64 {
     1.0
 }
 
@@ -89,7 +91,7 @@ impl Default for VectorizerConfig {
             max_features: None,
             weighting: Weighting::default(),
             hashing: None,
-            ngram_weight: 1.0,
+            ngram_weight: unweighted(),
         }
     }
 }

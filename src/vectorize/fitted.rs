@@ -7,6 +7,7 @@ use std::path::Path;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::config::unweighted;
 use super::{
     Counted, HashedCounter, Hashing, LazyGrams, RowCounter, SparseRow, TermList, VectorizerConfig,
     Weighting,
@@ -73,10 +74,6 @@ fn ngram_weight_field<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Resu
         return Ok(unweighted());
     }
     f64::deserialize(deserializer)
-}
-
-fn unweighted() -> f64 {
-    1.0
 }
 
 /// [`StoredVectorizer`] borrowed, to save a vectorizer without copying it.
@@ -200,6 +197,7 @@ impl FittedVectorizer {
             .par_iter()
             .map(|&d| config.weighting.idf(d, n_docs))
             .collect();
+        // Hashing, which weighs n-grams 1, keeps no terms to go by.
         if config.ngram_weight != 1.0 {
             for (value, term) in idf.iter_mut().zip(terms.iter()) {
                 *value *= config.idf_factor(term);
