@@ -149,7 +149,9 @@ const FINAL_FIT: f64 = 2.0;
 /// configuration must gain over the incumbent to replace it: McNemar's test at the 5% level
 /// (Dietterich 1998). The best of hundreds of configurations beats the incumbent on the folds by
 /// chance alone, most of all on small corpora; the defaults were chosen to hold across corpora
-/// and stay unless the evidence against them is clear.
+/// and stay unless the evidence against them is clear. In nested cross-validation of the five
+/// corpora's training data (`benches/tune_rule.py`), the SVM this rule chose held out 0.9076 on
+/// average, the best trial 0.9049: taking the best lost 1.1 points on imdb's short sentences.
 pub const SIGNIFICANT: f64 = 1.96;
 
 impl Builder {
