@@ -11,9 +11,12 @@ With --train-cv, 20news, sms and reuters are compared by 5-fold cross-validation
 training part instead (scikit-learn's StratifiedKFold(shuffle=True, random_state=0), written to
 a temporary folder), so that no test split is read. Extra arguments to bowline train (e.g.
 --char-ngrams 2..5) go after `--`; --char-wb makes scikit-learn use
-TfidfVectorizer(analyzer='char_wb', ngram_range=(2, 5)) likewise.
+TfidfVectorizer(analyzer='char_wb', ngram_range=(2, 5)) likewise. --kinds chooses bowline's
+classifiers (default svm,mnb); cnb, bnb and knn have no scikit-learn counterpart here, so only
+bowline's figures are printed for them.
 
-    python benches/compare.py [--char-wb] [--train-cv] [--corpora a,b] [-- BOWLINE_TRAIN_FLAGS...]
+    python benches/compare.py [--char-wb] [--train-cv] [--corpora a,b] [--kinds a,b]
+                              [-- BOWLINE_TRAIN_FLAGS...]
 
 Run from the project's root, after benches/corpora.py has written target/bench-corpora.
 
@@ -132,16 +135,23 @@ def main():
     corpora = ["20news", "sms", "reuters", "amazon", "imdb"]
     if "--corpora" in args:
         corpora = args[args.index("--corpora") + 1].split(",")
+    kinds = ["svm", "mnb"]
+    if "--kinds" in args:
+        kinds = args[args.index("--kinds") + 1].split(",")
     print("| corpus | classifier | bowline | scikit-learn | bowline time | scikit-learn time "
           "| speed |")
     print("|---|---|---|---|---|---|---|")
-    folder = tempfile.TemporaryDirectory()
+    folder = tempfile.TemporaryDirectory() if train_cv else None
     for corpus in corpora:
         parts = splits(corpus)
         if train_cv and len(parts) == 1:
             parts = training_folds(corpus, folder.name)
-        for kind in ["svm", "mnb"]:
+        for kind in kinds:
             ours = [bowline(kind, train, test, flags) for train, test in parts]
+            if kind not in ("svm", "mnb"):
+                a, t = mean([r[0] for r in ours]), sum(r[1] for r in ours)
+                print(f"| {corpus} | {kind} | {a:.4f} | | {t:.2f} s | | |", flush=True)
+                continue
             theirs = [sklearn(kind, train, test, char_wb) for train, test in parts]
             a, b = mean([r[0] for r in ours]), mean([r[0] for r in theirs])
             t, u = sum(r[1] for r in ours), sum(r[1] for r in theirs)

@@ -157,6 +157,19 @@ fn bad_tuning_flags_are_refused() {
         ],
         "--tune-folds must be at least 2",
     );
+    // The bundled corpus has 61 documents.
+    common::fails_with(
+        &[
+            "train",
+            "corpora",
+            "--tune",
+            "--tune-folds",
+            "62",
+            "-o",
+            "/tmp/x",
+        ],
+        "62 tuning folds need as many documents; there are 61",
+    );
     common::fails_with(
         &["train", "corpora", "--tune-budget", "5", "-o", "/tmp/x"],
         "--tune",

@@ -181,6 +181,14 @@ impl Builder {
         }
         let name = source.name.clone();
         let documents = load_all(source, reading)?;
+        if options.folds > documents.len() {
+            let message = format!(
+                "{} tuning folds need as many documents; there are {}",
+                options.folds,
+                documents.len()
+            );
+            return Err(Error::input(&name, message));
+        }
         let kind = self.kind();
         let mut analyses = analyses(&self.analysis);
         let mut settings = grid(kind, &analyses)?;
