@@ -1,5 +1,5 @@
-//! Models of formats 4, 6, 7 and of today's format 8, committed, load and classify as they did when
-//! they were written: any later change of the format must keep them readable. Each fixture was
+//! Models of formats 4, 6, 7, 8 and of today's format 9, committed, load and classify as they
+//! did when they were written: any later change of the format must keep them readable. Each fixture was
 //! trained on `corpora/` (the commands are in tests/README.md) and the figures below are what
 //! `bowline classify --format jsonl --top 4 --explain 2` printed for it then.
 
@@ -68,6 +68,8 @@ fn a_tuned_multinomial_model_of_format_4_loads_and_classifies_as_it_did() {
     let flags = "--stop-words none --stem none --ngrams 1..1 --min-df 1 --tf count --idf smooth \
                  --alpha 0.03";
     assert_eq!((tuned.flags.as_str(), tuned.folds), (flags, 3));
+    // Format 4 predates the record of a configuration kept over a better trial.
+    assert_eq!(tuned.best_not_taken, None);
     let then = [
         Then {
             label: "space",
@@ -354,40 +356,40 @@ fn hashed_models_of_format_7_load_and_classify_as_they_did() {
     }
 }
 
-/// The default SVM of format 8, which weighs word pairs half their TF-IDF: trained on the four
-/// lines above by `bowline train four.tsv -o M`. It keeps its weight and gives the probes the
-/// labels, scores and explanations it gave when written.
-#[test]
-fn an_svm_weighing_word_pairs_of_format_8_loads_and_classifies_as_it_did() {
-    let path = "tests/fixtures/model-v8-svm-pairs.bowline";
+/// What the default SVM trained on the four lines above gives three probes: the label, its
+/// score, and the term that contributes most to it with its contribution.
+const PAIRS_SVM_THEN: [(&str, &str, f64, &str, f64); 3] = [
+    (
+        "a rocket to the moon",
+        "space",
+        0.6153574147627484,
+        "moon",
+        0.24555203869504968,
+    ),
+    (
+        "fresh bread from the oven",
+        "food",
+        0.5307930399155888,
+        "bread",
+        0.21877059098971308,
+    ),
+    (
+        "the striker scored a goal",
+        "space",
+        0.3430422341471586,
+        "the",
+        0.4070395231246948,
+    ),
+];
+
+/// Loads the fixture at `path`, checks its format, and that the probes get what the default SVM
+/// gave them.
+fn load_pairs_svm(path: &str, format: u32) -> TextClassifier {
     let bytes = std::fs::read(path).unwrap();
-    assert_eq!(bytes[8..12], 8u32.to_le_bytes());
+    assert_eq!(bytes[8..12], format.to_le_bytes());
     let model = TextClassifier::load(path).unwrap();
     assert_eq!(model.model().vectorizer.config().ngram_weight, 0.5);
-    let then = [
-        (
-            "a rocket to the moon",
-            "space",
-            0.6153574147627484,
-            "moon",
-            0.24555203869504968,
-        ),
-        (
-            "fresh bread from the oven",
-            "food",
-            0.5307930399155888,
-            "bread",
-            0.21877059098971308,
-        ),
-        (
-            "the striker scored a goal",
-            "space",
-            0.3430422341471586,
-            "the",
-            0.4070395231246948,
-        ),
-    ];
-    for (text, label, score, term, contribution) in then {
+    for (text, label, score, term, contribution) in PAIRS_SVM_THEN {
         let explanation = model.explain(text, 2).unwrap();
         assert_eq!(model.predict(text).unwrap().label, label, "{text}");
         assert_eq!(explanation.label, label, "{text}");
@@ -398,4 +400,35 @@ fn an_svm_weighing_word_pairs_of_format_8_loads_and_classifies_as_it_did() {
             "{text}"
         );
     }
+    model
+}
+
+/// The default SVM of format 8, which weighs word pairs half their TF-IDF: trained on the four
+/// lines above by `bowline train four.tsv -o M`. It keeps its weight and gives the probes the
+/// labels, scores and explanations it gave when written.
+#[test]
+fn an_svm_weighing_word_pairs_of_format_8_loads_and_classifies_as_it_did() {
+    let model = load_pairs_svm("tests/fixtures/model-v8-svm-pairs.bowline", 8);
+    assert_eq!(model.model().info.tuned, None);
+}
+
+/// A tuned SVM of format 9, by `bowline train four.tsv --tune -o M`: the tuning kept the
+/// defaults although a trial scored higher, and the record says so. Being the defaults, it gives
+/// the probes what the format 8 SVM gives them.
+#[test]
+fn a_tuned_svm_of_format_9_keeps_why_its_configuration_was_chosen() {
+    let model = load_pairs_svm("tests/fixtures/model-v9-svm-tuned.bowline", 9);
+    let tuned = model.model().info.tuned.as_ref().unwrap();
+    let flags = "--stop-words none --stem english --ngrams 1..2 --min-df 1 --tf sublinear \
+                 --idf smooth --ngram-weight 0.5 --c 3";
+    assert_eq!(
+        (tuned.flags.as_str(), tuned.folds, tuned.trials),
+        (flags, 3, 405)
+    );
+    assert!(
+        (tuned.accuracy - 5.0 / 6.0).abs() < 1e-12,
+        "{}",
+        tuned.accuracy
+    );
+    assert_eq!(tuned.best_not_taken, Some(1.0));
 }

@@ -138,7 +138,10 @@ fn train_eval_and_classify_a_multi_label_corpus() {
             "{err}"
         );
         let bytes = std::fs::read(&model).unwrap();
-        assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 8);
+        assert_eq!(
+            u32::from_le_bytes(bytes[8..12].try_into().unwrap()),
+            bowline::model::FORMAT_VERSION
+        );
         let (code, out, err) = outcome(&bowline(
             &["eval", arg(&model), arg(&corpus), "--json"],
             b"",
@@ -193,7 +196,10 @@ fn a_single_label_corpus_trains_a_single_label_model_unless_asked() {
     assert_eq!(code, 0, "{err}");
     assert!(!err.contains("multi-label"), "{err}");
     let bytes = std::fs::read(&model).unwrap();
-    assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 8);
+    assert_eq!(
+        u32::from_le_bytes(bytes[8..12].try_into().unwrap()),
+        bowline::model::FORMAT_VERSION
+    );
     let forced = [
         "train",
         arg(&corpus),

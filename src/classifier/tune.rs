@@ -252,7 +252,7 @@ impl Builder {
                 t
             }));
         }
-        let (best, incumbent, kept_incumbent) = choose(&trials, &incumbent)?;
+        let (best, incumbent, best_not_taken) = choose(&trials, &incumbent)?;
         let winner = Builder {
             analysis: analyses[best.setting.analysis].clone(),
             vectorizer: best.setting.vectorizer.clone(),
@@ -273,6 +273,7 @@ impl Builder {
             trials: trials.len() as u32,
             folds: options.folds as u32,
             seconds: started.elapsed().as_secs_f64(),
+            best_not_taken,
         });
         Ok(TuneOutcome {
             model: fitted.classifier,
@@ -280,7 +281,7 @@ impl Builder {
             rounds,
             stopped_by_budget,
             incumbent,
-            kept_incumbent,
+            kept_incumbent: best_not_taken.is_some(),
         })
     }
 
@@ -317,8 +318,9 @@ impl Builder {
 
 /// The winner of the last round of `trials`: its best trial, unless that is not significantly
 /// better than the incumbent's (see [`SIGNIFICANT`]), then the incumbent's. Returns the winner,
-/// the incumbent's trial and whether the incumbent was kept.
-fn choose(trials: &[Trial], incumbent: &Setting) -> Result<(Trial, Trial, bool)> {
+/// the incumbent's trial and, when the incumbent was kept over a better trial, that trial's
+/// accuracy.
+fn choose(trials: &[Trial], incumbent: &Setting) -> Result<(Trial, Trial, Option<f64>)> {
     let last = trials.last().map_or(0, |t| t.round);
     let round = || trials.iter().filter(|t| t.round == last);
     let best = round()
@@ -328,9 +330,10 @@ fn choose(trials: &[Trial], incumbent: &Setting) -> Result<(Trial, Trial, bool)>
         .find(|t| t.setting == *incumbent)
         .ok_or_else(|| Error::Config("the starting configuration was not tried".into()))?;
     if gain_in_standard_errors(&best.correct, &held.correct) > SIGNIFICANT {
-        Ok((best.clone(), held.clone(), false))
+        Ok((best.clone(), held.clone(), None))
     } else {
-        Ok((held.clone(), held.clone(), best.setting != *incumbent))
+        let not_taken = (best.setting != *incumbent).then_some(best.accuracy);
+        Ok((held.clone(), held.clone(), not_taken))
     }
 }
 
@@ -720,16 +723,20 @@ mod tests {
         let mut slightly = base.clone();
         slightly[30..32].fill(true);
         let trials = [trial(incumbent, &base), trial(other, &slightly)];
-        let (winner, held, kept) = choose(&trials, incumbent).unwrap();
+        let (winner, held, not_taken) = choose(&trials, incumbent).unwrap();
         assert_eq!(
-            (&winner.setting, &held.setting, kept),
-            (incumbent, incumbent, true)
+            (&winner.setting, &held.setting, not_taken),
+            (incumbent, incumbent, Some(32.0 / 60.0))
         );
         // Ten rows more right: 3.4 standard errors.
         let mut clearly = base.clone();
         clearly[30..40].fill(true);
         let trials = [trial(incumbent, &base), trial(other, &clearly)];
-        let (winner, _, kept) = choose(&trials, incumbent).unwrap();
-        assert_eq!((&winner.setting, kept), (other, false));
+        let (winner, _, not_taken) = choose(&trials, incumbent).unwrap();
+        assert_eq!((&winner.setting, not_taken), (other, None));
+        // The incumbent best of all: chosen, and no better trial was left out.
+        let trials = [trial(incumbent, &clearly), trial(other, &base)];
+        let (winner, _, not_taken) = choose(&trials, incumbent).unwrap();
+        assert_eq!((&winner.setting, not_taken), (incumbent, None));
     }
 }

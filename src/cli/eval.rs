@@ -191,11 +191,7 @@ fn render(
         text += &curves_text(curves, "class");
     }
     if let Some(t) = tuned {
-        text += &format!(
-            "\ntuned: {} (cross-validated accuracy {:.4} on the training corpus, {} folds, \
-             best of {} trials)\n",
-            t.flags, t.accuracy, t.folds, t.trials
-        );
+        text += &format!("\ntuned: {}\n", super::tune::chosen_text(t));
     }
     if let (Some(total), Some(mean)) = (total_cost, mean_cost) {
         text += &format!("\ncost: {total} in all, {mean:.4} per document\n");

@@ -240,13 +240,9 @@ fn text(inspection: &Inspection, classifier: &Classifier) -> String {
     );
     line(
         "tuned",
-        t.tuned.as_ref().map_or("no".into(), |t| {
-            format!(
-                "{} (cross-validated accuracy {:.4} on the training corpus, {} folds, best of {} \
-                 trials, {:.1} s)",
-                t.flags, t.accuracy, t.folds, t.trials, t.seconds
-            )
-        }),
+        t.tuned
+            .as_ref()
+            .map_or("no".into(), super::tune::chosen_text),
     );
     let top = &i.top_terms;
     let _ = writeln!(out, "\nTop terms of each class, by {}:", top.meaning);

@@ -1,6 +1,6 @@
 //! The model file: everything needed to classify text the way the model was trained.
 //!
-//! Layout (formats 6 to 8): the 8 magic bytes `BOWLINE\x01`, the format version (u32, little-endian),
+//! Layout (formats 6 to 9): the 8 magic bytes `BOWLINE\x01`, the format version (u32, little-endian),
 //! the length (u64) and CRC-32 (u32) of the postcard part, the length (u64) and CRC-32 (u32) of
 //! the array sections, 4 zero bytes; then the sections, raw little-endian arrays each at a
 //! multiple of 8 bytes, which a loaded model uses where they lie in the mapped file (see
@@ -11,8 +11,9 @@
 //! (see [`Model::verify`]).
 //!
 //! Format 7 adds how terms are hashed (`--hash-bits`) at the end of the vectorizer, and format
-//! 8 the weight of word n-grams (`--ngram-weight`) after it; a file is decoded with the fields of
-//! its format ([`decoding_format`]), the missing ones read as not hashed and weight 1.
+//! 8 the weight of word n-grams (`--ngram-weight`) after it; format 9 adds to a tuned model's
+//! record whether tuning kept its starting configuration. A file is decoded with the fields of
+//! its format ([`decoding_format`]), the missing ones read as not hashed, weight 1 and not kept.
 //!
 //! Formats 3 to 5 end after the first CRC-32 with one postcard payload that holds everything.
 //! A truncated, corrupted, foreign or future file is recognised from the header before any
@@ -29,10 +30,10 @@ use crate::packed::sections::{self, Backing};
 use crate::vectorize::{decoding_format, FittedVectorizer};
 
 const MAGIC: &[u8; 8] = b"BOWLINE\x01";
-/// The format this bowline writes. It reads this one and the earlier ones: 7 (the same without
-/// n-gram weights), 6 (without hashed terms), 5 (multi-label models), 4 (the same without them)
+/// The format this bowline writes. It reads this one and the earlier ones: 8 (the same without
+/// tuning's kept configuration), 7 (without n-gram weights), 6 (without hashed terms), 5 (multi-label models), 4 (the same without them)
 /// and those in [`legacy`].
-pub const FORMAT_VERSION: u32 = 8;
+pub const FORMAT_VERSION: u32 = 9;
 /// The first format with array sections.
 const SECTIONS_VERSION: u32 = 6;
 const HEADER: usize = 8 + 4 + 8 + 4;

@@ -30,6 +30,20 @@ pub struct Tuned {
     pub folds: u32,
     /// Seconds the search took.
     pub seconds: f64,
+    /// When the search kept the configuration it started from although a trial scored higher:
+    /// that trial's cross-validated accuracy, not better by 1.96 standard errors of the paired
+    /// difference. `None` when the chosen configuration was the best trial.
+    #[serde(default, deserialize_with = "best_not_taken_field")]
+    pub best_not_taken: Option<f64>,
+}
+
+/// The first model file format that says whether tuning kept its starting configuration.
+const BEST_NOT_TAKEN_SINCE: u32 = 9;
+
+fn best_not_taken_field<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<f64>, D::Error> {
+    crate::vectorize::field_since(deserializer, BEST_NOT_TAKEN_SINCE, None)
 }
 
 impl TrainingInfo {

@@ -46,9 +46,9 @@ thread_local! {
     static DECODED_FORMAT: Cell<u32> = const { Cell::new(u32::MAX) };
 }
 
-/// Runs `decode` on a model file of format `version`, whose vectorizer has the fields of that
-/// format: one written before feature hashing (formats 3 to 6) reads as not hashed, one written
-/// before n-gram weights (before 8) as weighing n-grams like words.
+/// Runs `decode` on a model file of format `version`, which has the fields of that format (see
+/// [`field_since`]): a vectorizer written before feature hashing (formats 3 to 6) reads as not
+/// hashed, one written before n-gram weights (before 8) as weighing n-grams like words.
 pub fn decoding_format<R>(version: u32, decode: impl FnOnce() -> R) -> R {
     let before = DECODED_FORMAT.replace(version);
     let result = decode();
@@ -56,24 +56,28 @@ pub fn decoding_format<R>(version: u32, decode: impl FnOnce() -> R) -> R {
     result
 }
 
-/// Reads the hashing field, or the nothing a file written before it holds.
+/// Reads a field added in format `since`, or returns `absent` for a file written before it,
+/// which holds nothing there: for the fields that model files gained over time.
+pub fn field_since<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(
+    deserializer: D,
+    since: u32,
+    absent: T,
+) -> Result<T, D::Error> {
+    if DECODED_FORMAT.get() < since {
+        <()>::deserialize(deserializer)?;
+        return Ok(absent);
+    }
+    T::deserialize(deserializer)
+}
+
 fn hashing_field<'de, D: serde::Deserializer<'de>>(
     deserializer: D,
 ) -> Result<Option<Hashing>, D::Error> {
-    if DECODED_FORMAT.get() < HASHING_SINCE {
-        <()>::deserialize(deserializer)?;
-        return Ok(None);
-    }
-    Option::<Hashing>::deserialize(deserializer)
+    field_since(deserializer, HASHING_SINCE, None)
 }
 
-/// Reads the n-gram weight, or the nothing a file written before it holds.
 fn ngram_weight_field<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
-    if DECODED_FORMAT.get() < NGRAM_WEIGHT_SINCE {
-        <()>::deserialize(deserializer)?;
-        return Ok(unweighted());
-    }
-    f64::deserialize(deserializer)
+    field_since(deserializer, NGRAM_WEIGHT_SINCE, unweighted())
 }
 
 /// [`StoredVectorizer`] borrowed, to save a vectorizer without copying it.

@@ -30,7 +30,7 @@ pub use config::{DfBound, VectorizerConfig};
 pub use corpus_fit::{CountedCorpus, FittedCorpus};
 pub(crate) use counting::DocumentCounter;
 pub use counting::{Counted, RowCounter};
-pub use fitted::{decoding_format, FittedVectorizer, VocabularyFile};
+pub use fitted::{decoding_format, field_since, FittedVectorizer, VocabularyFile};
 pub use fitter::{CountRows, Fitter, TrainingRows, WeighedRows};
 use gram_index::LazyGrams;
 pub use growing::GrowingVocabulary;
