@@ -46,9 +46,10 @@ thread_local! {
     static DECODED_FORMAT: Cell<u32> = const { Cell::new(u32::MAX) };
 }
 
-/// Runs `decode` on a model file of format `version`, which has the fields of that format (see
-/// [`field_since`]): a vectorizer written before feature hashing (formats 3 to 6) reads as not
-/// hashed, one written before n-gram weights (before 8) as weighing n-grams like words.
+/// Runs `decode` on a model file of format `version`, which has the fields of that format (each
+/// field added since is read by `field_since`): a vectorizer written before feature hashing
+/// (formats 3 to 6) reads as not hashed, one written before n-gram weights (before 8) as
+/// weighing n-grams like words.
 pub fn decoding_format<R>(version: u32, decode: impl FnOnce() -> R) -> R {
     let before = DECODED_FORMAT.replace(version);
     let result = decode();
@@ -58,7 +59,7 @@ pub fn decoding_format<R>(version: u32, decode: impl FnOnce() -> R) -> R {
 
 /// Reads a field added in format `since`, or returns `absent` for a file written before it,
 /// which holds nothing there: for the fields that model files gained over time.
-pub fn field_since<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(
+pub(crate) fn field_since<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(
     deserializer: D,
     since: u32,
     absent: T,
