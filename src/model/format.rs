@@ -31,8 +31,8 @@ use crate::vectorize::{decoding_format, FittedVectorizer};
 
 const MAGIC: &[u8; 8] = b"BOWLINE\x01";
 /// The format this bowline writes. It reads this one and the earlier ones: 8 (the same without
-/// tuning's kept configuration), 7 (without n-gram weights), 6 (without hashed terms), 5 (multi-label models), 4 (the same without them)
-/// and those in [`legacy`].
+/// tuning's kept configuration), 7 (without n-gram weights), 6 (without hashed terms), 5
+/// (multi-label models), 4 (the same without them) and those in [`legacy`].
 pub const FORMAT_VERSION: u32 = 9;
 /// The first format with array sections.
 const SECTIONS_VERSION: u32 = 6;
