@@ -13,7 +13,9 @@ use rayon::prelude::*;
 
 use super::{Builder, Fitted, Reading, TextClassifier};
 use crate::error::{Error, Result};
-use crate::eval::{folds, LabelScoreTable, MultiLabelCounts, MultiLabelMetrics, ScoreKind};
+use crate::eval::{
+    enough_documents, folds, LabelScoreTable, MultiLabelCounts, MultiLabelMetrics, ScoreKind,
+};
 use crate::flow::{run_stages, Analyzed, Source};
 use crate::model::multilabel::{choose_threshold, HeldOutScores, LabelSets, PerLabel};
 use crate::model::{
@@ -131,14 +133,7 @@ impl Builder {
         let first: Vec<u32> = (0..sets.len()).map(|i| sets.row(i)[0]).collect();
         let (x, labels_n) = (&fitted.matrix, labels.len());
         let classifier = if options.folds >= 2 {
-            if options.folds > sets.len() {
-                let message = format!(
-                    "{} threshold folds need as many documents; there are {}",
-                    options.folds,
-                    sets.len()
-                );
-                return Err(Error::input(&name, message));
-            }
+            enough_documents(&name, "threshold", options.folds, sets.len())?;
             let fold = folds(&fitted.ids, &first, options.folds, options.seed)?;
             self.trainer
                 .fit_sets_tuned(x, &sets, labels_n, &fold, options)?

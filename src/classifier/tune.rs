@@ -25,7 +25,7 @@ use super::{Builder, Labelled, Reading, TextClassifier};
 use crate::analyze::{Analyzer, AnalyzerConfig, Language, StopWords};
 use crate::corpus::{load_pending, Document, Entry};
 use crate::error::{Error, Result};
-use crate::eval::{correct, dev_split, folds};
+use crate::eval::{correct, dev_split, enough_documents, folds};
 use crate::flow::Source;
 use crate::model::{Kind, Params, Smoothing, Trainer, Tuned};
 use crate::vectorize::{fit_part, weigh_part, DfBound, Idf, Tf, VectorizerConfig, Weighting};
@@ -181,14 +181,7 @@ impl Builder {
         }
         let name = source.name.clone();
         let documents = load_all(source, reading)?;
-        if options.folds > documents.len() {
-            let message = format!(
-                "{} tuning folds need as many documents; there are {}",
-                options.folds,
-                documents.len()
-            );
-            return Err(Error::input(&name, message));
-        }
+        enough_documents(&name, "tuning", options.folds, documents.len())?;
         let kind = self.kind();
         let mut analyses = analyses(&self.analysis);
         let mut settings = grid(kind, &analyses)?;

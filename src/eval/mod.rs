@@ -18,4 +18,4 @@ pub use prequential::Prequential;
 pub use reliability::{reliability, Reliability};
 pub use scores::{Curves, LabelScoreTable, ScoreKind, ScoreTable};
 pub use scoring::{correct, evaluate, log_loss};
-pub use split::{dev_split, folds};
+pub use split::{dev_split, enough_documents, folds};

@@ -4,6 +4,8 @@
 //! depends on its id and the seed only, not on the input order or the thread count; taking the
 //! same share of every class keeps the class balance of each part equal to the whole.
 
+use std::path::Path;
+
 use crate::error::{Error, Result};
 
 /// A 64-bit hash of `id` under `seed` (FNV-1a, then SplitMix64's finalizer to spread the bits).
@@ -46,6 +48,17 @@ pub fn dev_split(ids: &[String], labels: &[u32], fraction: f64, seed: u64) -> Re
         members.iter().take(take).for_each(|&i| dev[i] = true);
     }
     Ok(dev)
+}
+
+/// Refuses `k` folds of `n` documents of `corpus` when there are fewer documents than folds,
+/// naming what the folds are for (`purpose`): the check of the commands whose fold count is not
+/// `--folds`, made before any work on the documents.
+pub fn enough_documents(corpus: &Path, purpose: &str, k: usize, n: usize) -> Result<()> {
+    if k > n {
+        let message = format!("{k} {purpose} folds need as many documents; there are {n}");
+        return Err(Error::input(corpus, message));
+    }
+    Ok(())
 }
 
 /// Each document's fold in `0..k`: within each class, documents are dealt to the folds in turn,
