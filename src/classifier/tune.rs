@@ -99,9 +99,16 @@ pub struct TuneOutcome {
     /// The configuration the search started from, that of the builder (the defaults, or the
     /// flags given), with its accuracy in the last round.
     pub incumbent: Trial,
-    /// Whether the best trial of the last round was not better than the incumbent by
-    /// [`SIGNIFICANT`] standard errors, so the incumbent was kept.
-    pub kept_incumbent: bool,
+}
+
+impl TuneOutcome {
+    /// Whether the best trial of the last round was another configuration, not better than the
+    /// incumbent by [`SIGNIFICANT`] standard errors, so the incumbent was kept: what the model's
+    /// tuning record says.
+    pub fn kept_incumbent(&self) -> bool {
+        let tuned = self.model.model().info.tuned.as_ref();
+        tuned.is_some_and(|t| t.best_not_taken.is_some())
+    }
 }
 
 /// What one round of the search took.
@@ -274,7 +281,6 @@ impl Builder {
             rounds,
             stopped_by_budget,
             incumbent,
-            kept_incumbent: best_not_taken.is_some(),
         })
     }
 

@@ -99,7 +99,7 @@ pub fn render(outcome: &TuneOutcome, json: bool) -> Result<String> {
             accuracy,
             stopped_by_budget: outcome.stopped_by_budget,
             incumbent: &outcome.incumbent,
-            kept_incumbent: outcome.kept_incumbent,
+            kept_incumbent: outcome.kept_incumbent(),
             rounds: &outcome.rounds,
             trials: &outcome.trials,
         };
@@ -131,7 +131,7 @@ pub fn render(outcome: &TuneOutcome, json: bool) -> Result<String> {
         "every round done"
     };
     out += &format!("\nchosen ({why}): {chosen}\ncross-validated accuracy {accuracy:.4}\n");
-    if outcome.kept_incumbent {
+    if outcome.kept_incumbent() {
         out += &format!(
             "kept the starting configuration: no other was better by {SIGNIFICANT} standard \
              errors of the paired difference on the same held-out rows\n"
