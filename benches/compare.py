@@ -116,10 +116,16 @@ def bowline(kind, train, test, flags):
         started = time.perf_counter()
         subprocess.run([BOWLINE, "train", train, "--classifier", kind, "-o", model, "-q", *flags],
                        check=True, stderr=subprocess.DEVNULL)
-        result = subprocess.run([BOWLINE, "eval", model, test, "--json", "-q"], check=True,
-                                capture_output=True, text=True)
+        accuracy = evaluate(model, test)
         elapsed = time.perf_counter() - started
-    return json.loads(result.stdout)["accuracy"], elapsed
+    return accuracy, elapsed
+
+
+def evaluate(model, test):
+    """`bowline eval`'s accuracy of `model` on `test`."""
+    result = subprocess.run([BOWLINE, "eval", model, test, "--json", "-q"], check=True,
+                            capture_output=True, text=True)
+    return json.loads(result.stdout)["accuracy"]
 
 
 def mean(values):
@@ -148,13 +154,12 @@ def main():
             parts = training_folds(corpus, folder.name)
         for kind in kinds:
             ours = [bowline(kind, train, test, flags) for train, test in parts]
+            a, t = mean([r[0] for r in ours]), sum(r[1] for r in ours)
             if kind not in ("svm", "mnb"):
-                a, t = mean([r[0] for r in ours]), sum(r[1] for r in ours)
                 print(f"| {corpus} | {kind} | {a:.4f} | | {t:.2f} s | | |", flush=True)
                 continue
             theirs = [sklearn(kind, train, test, char_wb) for train, test in parts]
-            a, b = mean([r[0] for r in ours]), mean([r[0] for r in theirs])
-            t, u = sum(r[1] for r in ours), sum(r[1] for r in theirs)
+            b, u = mean([r[0] for r in theirs]), sum(r[1] for r in theirs)
             print(f"| {corpus} | {kind} | {a:.4f} | {b:.4f} | {t:.2f} s | {u:.2f} s "
                   f"| {u / t:.1f}x |", flush=True)
 

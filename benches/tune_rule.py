@@ -26,7 +26,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare import BOWLINE, bowline, mean, splits, training_folds  # noqa: E402
+from compare import BOWLINE, bowline, evaluate, mean, splits, training_folds  # noqa: E402
 
 
 def outer_folds(corpus, folder):
@@ -47,11 +47,13 @@ def tune(kind, train, model):
 
 
 def fold_scores(kind, train, test):
-    """Held-out accuracy of the significance rule's choice, the best trial and the defaults."""
+    """Held-out accuracy of the significance rule's choice (the tuned model itself), the best
+    trial and the defaults (each trained on `train` unless it is the choice)."""
     with tempfile.TemporaryDirectory() as tmp:
-        chosen, best, defaults = tune(kind, train, os.path.join(tmp, "tuned"))
-    scores = {}
-    for flags in {chosen, best, defaults}:
+        tuned = os.path.join(tmp, "tuned")
+        chosen, best, defaults = tune(kind, train, tuned)
+        scores = {chosen: evaluate(tuned, test)}
+    for flags in {best, defaults} - {chosen}:
         scores[flags] = bowline(kind, train, test, flags.split())[0]
     return scores[chosen], scores[best], scores[defaults], chosen != defaults, best != defaults
 
