@@ -1,12 +1,13 @@
 """scikit-learn's side of benches/tune.sh: HalvingGridSearchCV over the grid `train --tune`
-searches for the linear SVM, with the same rounds (factor 3, three rounds from a ninth of the
-rows), the same 3 folds, on the same training file; then the winner is refit on all of it.
+searches for the linear SVM, with the same rounds (factor 3, from a FIRST-th of the rows up to a
+LAST-th: by default a 27th up to all of them, as `train --tune` when its budget allows), the same
+3 folds, on the same training file; then the winner is refit on all of it.
 
 The grid: analysis (stop words none/English, Snowball stemming or not, words or word pairs, or
 char_wb 2..5-grams), min_df 1/2, (tf, idf) in (sublinear, smooth), (count, smooth),
 (sublinear, none), and C in 0.1, 0.3, 1, 3, 10: 9 x 2 x 3 x 5 = 270 configurations.
 
-    python benches/sklearn_tune.py TRAIN.tsv
+    python benches/sklearn_tune.py TRAIN [FIRST [LAST]]
 """
 import re
 import sys
@@ -57,14 +58,16 @@ def main():
     texts, labels = read(sys.argv[1])
     pipeline = Pipeline([("vect", TfidfVectorizer()), ("svm", LinearSVC())])
     rows = len(texts)
+    first = int(sys.argv[2]) if len(sys.argv) > 2 else 27
+    last = int(sys.argv[3]) if len(sys.argv) > 3 else 1
     search = HalvingGridSearchCV(
-        pipeline, grid(), factor=3, resource="n_samples", min_resources=rows // 9,
-        max_resources=rows, cv=StratifiedKFold(3, shuffle=True, random_state=1),
-        aggressive_elimination=False, n_jobs=2, refit=True)
+        pipeline, grid(), factor=3, resource="n_samples", min_resources=rows // first,
+        max_resources=rows // last, cv=StratifiedKFold(3, shuffle=True, random_state=1),
+        aggressive_elimination=False, n_jobs=2, refit=True, random_state=1)
     search.fit(texts, labels)
     print(f"scikit-learn: best {search.best_params_} cv {search.best_score_:.4f}, "
-          f"{len(search.cv_results_['params'])} trials in {time.perf_counter() - started:.1f} s",
-          file=sys.stderr)
+          f"{len(search.cv_results_['params'])} trials in {time.perf_counter() - started:.1f} s "
+          f"(rounds of {search.n_candidates_} on {search.n_resources_} rows)", file=sys.stderr)
 
 
 if __name__ == "__main__":
