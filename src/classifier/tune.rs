@@ -2,9 +2,10 @@
 //! found by successive halving within a time budget.
 //!
 //! A configuration is an analysis (stop words, stemming, word or character n-grams), a
-//! vectorizer (min-df, tf, idf) and the classifier's parameter (alpha, C or k). Each analysis is
-//! counted once over the documents held in memory; each fold of each analysis fits its
-//! vocabulary and idf on its training rows alone, as `cv` does. Configurations that differ only in
+//! vectorizer (min-df, tf, idf) and the classifier's parameter (alpha, C or k). The documents are
+//! held in memory; each round counts the ones it samples once for each analysis it tries, and
+//! each fold of each analysis fits its vocabulary and idf on its training rows alone, as `cv`
+//! does. Configurations that differ only in
 //! the classifier's parameter share their fold matrices, and configurations run in parallel.
 //!
 //! Successive halving (Jamieson and Talwalkar 2016; scikit-learn's `HalvingGridSearchCV`) first
@@ -187,23 +188,12 @@ impl Builder {
             ));
         }
         let name = source.name.clone();
-        let documents = load_all(source, reading)?;
-        enough_documents(&name, "tuning", options.folds, documents.len())?;
+        let held = Held::load(source, reading, options)?;
         let kind = self.kind();
         let mut analyses = analyses(&self.analysis);
         let mut settings = grid(kind, &analyses)?;
         let incumbent = self.incumbent(&mut analyses, &mut settings);
         sample(&mut settings, options.max_trials, options.seed, &incumbent);
-        let corpora = analyses
-            .iter()
-            .map(|analysis| count(&documents, analysis, &name, reading))
-            .collect::<Result<Vec<_>>>()?;
-        let fold_of = folds(
-            &corpora[0].corpus.ids,
-            &corpora[0].classes,
-            options.folds,
-            options.seed,
-        )?;
         let planned = planned_trials(settings.len());
         let done = std::sync::atomic::AtomicUsize::new(0);
         let mut trials = Vec::new();
@@ -221,13 +211,7 @@ impl Builder {
                 }
             }
             let round_started = Instant::now();
-            let context = Round {
-                corpora: &corpora,
-                fold_of: &fold_of,
-                folds: options.folds,
-                share,
-                seed: options.seed,
-            };
+            let context = Round::new(&held, share, &analyses, &survivors, reading)?;
             let mut scored = context.run(&survivors, &|| {
                 let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                 on_trial(n, planned);
@@ -259,7 +243,7 @@ impl Builder {
             trainer: best.setting.trainer.clone(),
         };
         let pairs = Source::labelled(
-            documents
+            held.documents
                 .into_iter()
                 .map(|d| (d.label.unwrap_or_default(), d.text)),
         );
@@ -374,47 +358,96 @@ fn planned_trials(settings: usize) -> usize {
     total
 }
 
-/// Reads every document of `source` into memory, telling `reading` of each entry once; every
-/// document needs a label.
-fn load_all(source: Source, reading: &mut Reading) -> Result<Vec<Document>> {
-    let (name, limit) = (source.name.clone(), source.max_doc_bytes);
-    let mut documents = Vec::new();
-    for mut entry in source.entries {
-        load_pending(&mut entry, limit);
-        reading.note(&entry);
-        if entry.is_document() {
-            if entry.doc.label.is_none() {
-                return Err(Error::input(
-                    &name,
-                    "tuning needs a label on every document",
-                ));
-            }
-            documents.push(entry.doc);
-        }
-    }
-    Ok(documents)
+/// The labelled documents of a search, held in memory, with the folds every round cuts them by.
+struct Held {
+    name: std::path::PathBuf,
+    documents: Vec<Document>,
+    ids: Vec<String>,
+    /// The class names: the distinct labels in byte order, as counting a corpus gives them.
+    class_names: Vec<String>,
+    /// Each document's position in `class_names`.
+    classes: Vec<u32>,
+    /// Each document's fold, in `0..folds`.
+    fold_of: Vec<usize>,
+    folds: usize,
+    seed: u64,
 }
 
-/// The documents counted over every term of `analysis`.
-fn count(
-    documents: &[Document],
-    analysis: &AnalyzerConfig,
-    name: &std::path::Path,
-    reading: &Reading,
-) -> Result<Labelled> {
-    let entries: Vec<Entry> = documents
-        .iter()
-        .map(|d| Entry::loaded(d.clone(), d.text.len() as u64))
-        .collect();
-    let source = Source {
-        name: name.to_path_buf(),
-        entries: Box::new(entries.into_iter()),
-        classes: Vec::new(),
-        max_doc_bytes: u64::MAX,
-    };
-    let analyzer = Analyzer::new(analysis.clone())?;
-    let mut quiet = Reading::new(reading.pipeline.clone());
-    Labelled::read(source, "tuning", &analyzer, None, &mut quiet)
+impl Held {
+    /// Reads every document of `source` into memory, telling `reading` of each entry once; every
+    /// document needs a label, and there must be a document for each fold.
+    fn load(source: Source, reading: &mut Reading, options: &TuneOptions) -> Result<Self> {
+        let (name, limit) = (source.name.clone(), source.max_doc_bytes);
+        let mut documents = Vec::new();
+        for mut entry in source.entries {
+            load_pending(&mut entry, limit);
+            reading.note(&entry);
+            if entry.is_document() {
+                if entry.doc.label.is_none() {
+                    let message = "tuning needs a label on every document";
+                    return Err(Error::input(&name, message));
+                }
+                documents.push(entry.doc);
+            }
+        }
+        enough_documents(&name, "tuning", options.folds, documents.len())?;
+        let label = |d: &Document| d.label.clone().unwrap_or_default();
+        let mut class_names: Vec<String> = documents.iter().map(label).collect();
+        class_names.sort_unstable();
+        class_names.dedup();
+        let position = |d: &Document| class_names.binary_search(&label(d)).unwrap_or_default();
+        let classes: Vec<u32> = documents.iter().map(|d| position(d) as u32).collect();
+        let ids: Vec<String> = documents.iter().map(|d| d.id.clone()).collect();
+        let fold_of = folds(&ids, &classes, options.folds, options.seed)?;
+        Ok(Held {
+            name,
+            documents,
+            ids,
+            class_names,
+            classes,
+            fold_of,
+            folds: options.folds,
+            seed: options.seed,
+        })
+    }
+
+    /// `share` of `rows`, stratified by class (all of them at share 1).
+    fn subsample(&self, rows: Vec<usize>, share: f64) -> Result<Vec<usize>> {
+        if share >= 1.0 {
+            return Ok(rows);
+        }
+        let ids: Vec<String> = rows.iter().map(|&i| self.ids[i].clone()).collect();
+        let classes: Vec<u32> = rows.iter().map(|&i| self.classes[i]).collect();
+        let dropped = dev_split(&ids, &classes, 1.0 - share, self.seed)?;
+        Ok(rows
+            .into_iter()
+            .zip(dropped)
+            .filter_map(|(row, drop)| (!drop).then_some(row))
+            .collect())
+    }
+
+    /// The documents `rows` counted over every term of `analysis`, in that order.
+    fn count(
+        &self,
+        rows: &[usize],
+        analysis: &AnalyzerConfig,
+        reading: &Reading,
+    ) -> Result<Labelled> {
+        let entries: Vec<Entry> = rows
+            .iter()
+            .map(|&i| &self.documents[i])
+            .map(|d| Entry::loaded(d.clone(), d.text.len() as u64))
+            .collect();
+        let source = Source {
+            name: self.name.clone(),
+            entries: Box::new(entries.into_iter()),
+            classes: self.class_names.clone(),
+            max_doc_bytes: u64::MAX,
+        };
+        let analyzer = Analyzer::new(analysis.clone())?;
+        let mut quiet = Reading::new(reading.pipeline.clone());
+        Labelled::read(source, "tuning", &analyzer, None, &mut quiet)
+    }
 }
 
 /// The analyses searched: stop words or not, stemming or not, words or word pairs, and
@@ -578,16 +611,62 @@ fn sample(settings: &mut Vec<Setting>, max: Option<usize>, seed: u64, incumbent:
     }
 }
 
-/// What one round of the search shares between its configurations.
-struct Round<'a> {
-    corpora: &'a [Labelled],
-    fold_of: &'a [usize],
-    folds: usize,
+/// What one round of the search shares between its configurations: the documents of its share,
+/// counted once for each analysis its configurations use. Counting only those documents, round
+/// by round, keeps a 27th of the corpus in memory for each analysis in the first round, where
+/// all of them are tried, instead of all of it.
+struct Round {
+    /// Each analysis's counts over the round's documents; `None` where no configuration of the
+    /// round uses it.
+    corpora: Vec<Option<Labelled>>,
+    /// Each fold's held-out and training rows, as rows of the counts.
+    parts: Vec<(Vec<usize>, Vec<usize>)>,
     share: f64,
-    seed: u64,
 }
 
-impl Round<'_> {
+impl Round {
+    /// The round at `share` for `settings`: each fold's held-out and training documents are
+    /// sampled apart, stratified by class, and the union of them all is counted.
+    fn new(
+        held: &Held,
+        share: f64,
+        analyses: &[AnalyzerConfig],
+        settings: &[Setting],
+        reading: &Reading,
+    ) -> Result<Self> {
+        let n = held.documents.len();
+        let mut parts = Vec::with_capacity(held.folds);
+        for fold in 0..held.folds {
+            let (out, kept): (Vec<usize>, Vec<usize>) =
+                (0..n).partition(|&i| held.fold_of[i] == fold);
+            parts.push((held.subsample(out, share)?, held.subsample(kept, share)?));
+        }
+        let mut row = vec![None; n];
+        for &i in parts.iter().flat_map(|(out, kept)| out.iter().chain(kept)) {
+            row[i] = Some(0);
+        }
+        let sample: Vec<usize> = (0..n).filter(|&i| row[i].is_some()).collect();
+        for (r, &i) in sample.iter().enumerate() {
+            row[i] = Some(r);
+        }
+        let rows = |documents: Vec<usize>| documents.iter().filter_map(|&i| row[i]).collect();
+        let parts = parts
+            .into_iter()
+            .map(|(out, kept)| (rows(out), rows(kept)))
+            .collect();
+        let corpora = (0..analyses.len())
+            .map(|a| match settings.iter().any(|s| s.analysis == a) {
+                true => held.count(&sample, &analyses[a], reading).map(Some),
+                false => Ok(None),
+            })
+            .collect::<Result<_>>()?;
+        Ok(Round {
+            corpora,
+            parts,
+            share,
+        })
+    }
+
     /// Every configuration's trial, in parallel: configurations with the same analysis and
     /// vectorizer share their fold matrices.
     fn run(&self, settings: &[Setting], done: &(dyn Fn() + Sync)) -> Result<Vec<Trial>> {
@@ -610,27 +689,25 @@ impl Round<'_> {
 
     /// The trials of configurations that differ only in the classifier's parameter.
     fn group(&self, group: &[&Setting], done: &(dyn Fn() + Sync)) -> Result<Vec<Trial>> {
-        let labelled = &self.corpora[group[0].analysis];
+        let Some(labelled) = &self.corpora[group[0].analysis] else {
+            return Err(Error::Config(
+                "an analysis of the round was not counted".into(),
+            ));
+        };
         let corpus = &labelled.corpus;
         let vectorizer = &group[0].vectorizer;
         let mut totals = vec![0.0; group.len()];
         let mut rows_right = vec![Vec::new(); group.len()];
-        for fold in 0..self.folds {
-            let (held, kept): (Vec<usize>, Vec<usize>) =
-                (0..self.fold_of.len()).partition(|&i| self.fold_of[i] == fold);
-            let (held, kept) = (
-                self.subsample(labelled, held)?,
-                self.subsample(labelled, kept)?,
-            );
-            let part = fit_part(corpus, &kept, vectorizer)?;
-            let test = weigh_part(corpus, &part, &held)?;
-            let (truth, train_truth) = (labelled.classes_of(&held), labelled.classes_of(&kept));
+        for (held, kept) in &self.parts {
+            let part = fit_part(corpus, kept, vectorizer)?;
+            let test = weigh_part(corpus, &part, held)?;
+            let (truth, train_truth) = (labelled.classes_of(held), labelled.classes_of(kept));
             let mut train = None;
             for (i, setting) in group.iter().enumerate() {
                 let trainer = &setting.trainer;
                 let x = match &train {
                     Some(x) => x,
-                    None => train.insert(trainer.rows(corpus, &part, &kept)?),
+                    None => train.insert(trainer.rows(corpus, &part, kept)?),
                 };
                 let classifier = trainer.fit(x, &train_truth, corpus.classes.len())?;
                 let right = correct(&classifier, &test, &truth);
@@ -649,32 +726,10 @@ impl Round<'_> {
                     round: 0,
                     share: self.share,
                     setting: (*setting).clone(),
-                    accuracy: total / self.folds as f64,
+                    accuracy: total / self.parts.len() as f64,
                     correct,
                 }
             })
-            .collect())
-    }
-
-    /// `self.share` of `rows`, stratified by class (all of them at share 1).
-    fn subsample(&self, labelled: &Labelled, rows: Vec<usize>) -> Result<Vec<usize>> {
-        if self.share >= 1.0 {
-            return Ok(rows);
-        }
-        let ids: Vec<String> = rows
-            .iter()
-            .map(|&i| labelled.corpus.ids[i].clone())
-            .collect();
-        let dropped = dev_split(
-            &ids,
-            &labelled.classes_of(&rows),
-            1.0 - self.share,
-            self.seed,
-        )?;
-        Ok(rows
-            .into_iter()
-            .zip(dropped)
-            .filter_map(|(row, drop)| (!drop).then_some(row))
             .collect())
     }
 }
@@ -692,6 +747,38 @@ mod tests {
             accuracy: right as f64 / correct.len() as f64,
             correct: correct.to_vec(),
         }
+    }
+
+    #[test]
+    fn a_round_counts_only_its_share_of_the_documents_for_the_analyses_it_tries() {
+        let pairs = (0..54).map(|i| {
+            let label = if i % 2 == 0 { "even" } else { "odd" };
+            (label, format!("word{} common text {label}", i % 5))
+        });
+        let pipeline = crate::pipeline::PipelineConfig::default();
+        let mut reading = Reading::new(pipeline);
+        let options = TuneOptions::default();
+        let held = Held::load(Source::labelled(pairs), &mut reading, &options).unwrap();
+        let analyses = analyses(&AnalyzerConfig::default());
+        let settings = grid(Kind::Mnb, &analyses[..1]).unwrap();
+        let round = Round::new(&held, 1.0 / 9.0, &analyses, &settings, &reading).unwrap();
+        // Each fold holds out 2 of its 18 documents and trains on 4 of the other 36.
+        let sizes: Vec<(usize, usize)> = round
+            .parts
+            .iter()
+            .map(|(h, k)| (h.len(), k.len()))
+            .collect();
+        assert_eq!(sizes, vec![(2, 4); 3]);
+        let counted = round.corpora[0].as_ref().unwrap();
+        let used: std::collections::BTreeSet<usize> = round
+            .parts
+            .iter()
+            .flat_map(|(h, k)| h.iter().chain(k))
+            .copied()
+            .collect();
+        assert_eq!(used.len(), counted.classes.len());
+        assert!(used.len() < 54 / 3);
+        assert!(round.corpora[1..].iter().all(Option::is_none));
     }
 
     #[test]
