@@ -612,9 +612,9 @@ fn sample(settings: &mut Vec<Setting>, max: Option<usize>, seed: u64, incumbent:
 }
 
 /// What one round of the search shares between its configurations: the documents of its share,
-/// counted once for each analysis its configurations use. Counting only those documents, round
-/// by round, keeps a 27th of the corpus in memory for each analysis in the first round, where
-/// all of them are tried, instead of all of it.
+/// counted once for each analysis its configurations use. Counting only those, round by round,
+/// means that in the first round, where every analysis is tried, at most a ninth of the corpus
+/// is counted for each of them instead of all of it.
 struct Round {
     /// Each analysis's counts over the round's documents; `None` where no configuration of the
     /// round uses it.
@@ -641,15 +641,16 @@ impl Round {
                 (0..n).partition(|&i| held.fold_of[i] == fold);
             parts.push((held.subsample(out, share)?, held.subsample(kept, share)?));
         }
-        let mut row = vec![None; n];
+        let mut used = vec![false; n];
         for &i in parts.iter().flat_map(|(out, kept)| out.iter().chain(kept)) {
-            row[i] = Some(0);
+            used[i] = true;
         }
-        let sample: Vec<usize> = (0..n).filter(|&i| row[i].is_some()).collect();
+        let sample: Vec<usize> = (0..n).filter(|&i| used[i]).collect();
+        let mut row = vec![0; n];
         for (r, &i) in sample.iter().enumerate() {
-            row[i] = Some(r);
+            row[i] = r;
         }
-        let rows = |documents: Vec<usize>| documents.iter().filter_map(|&i| row[i]).collect();
+        let rows = |documents: Vec<usize>| documents.iter().map(|&i| row[i]).collect();
         let parts = parts
             .into_iter()
             .map(|(out, kept)| (rows(out), rows(kept)))
