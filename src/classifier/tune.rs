@@ -5,8 +5,8 @@
 //! vectorizer (min-df, tf, idf) and the classifier's parameter (alpha, C or k). The documents are
 //! held in memory; each round counts the ones it samples once for each analysis it tries, and
 //! each fold of each analysis fits its vocabulary and idf on its training rows alone, as `cv`
-//! does. Configurations that differ only in
-//! the classifier's parameter share their fold matrices, and configurations run in parallel.
+//! does. Configurations that differ only in the classifier's parameter share their fold matrices,
+//! and configurations run in parallel.
 //!
 //! Successive halving (Jamieson and Talwalkar 2016; scikit-learn's `HalvingGridSearchCV`) first
 //! cross-validates every configuration on a 27th of the documents (a stratified sample: each
@@ -27,7 +27,7 @@ use crate::analyze::{Analyzer, AnalyzerConfig, Language, StopWords};
 use crate::corpus::{load_pending, Document, Entry};
 use crate::error::{Error, Result};
 use crate::eval::{correct, dev_split, enough_documents, folds};
-use crate::flow::Source;
+use crate::flow::{distinct_labels, Source};
 use crate::model::{Kind, Params, Smoothing, Trainer, Tuned};
 use crate::vectorize::{fit_part, weigh_part, DfBound, Idf, Tf, VectorizerConfig, Weighting};
 
@@ -187,7 +187,6 @@ impl Builder {
                 "--tune-folds must be at least 2 and --tune-budget above 0".into(),
             ));
         }
-        let name = source.name.clone();
         let held = Held::load(source, reading, options)?;
         let kind = self.kind();
         let mut analyses = analyses(&self.analysis);
@@ -248,7 +247,10 @@ impl Builder {
                 .map(|d| (d.label.unwrap_or_default(), d.text)),
         );
         let mut fitted = winner.fit_source(
-            Source { name, ..pairs },
+            Source {
+                name: held.name,
+                ..pairs
+            },
             &mut Reading::new(reading.pipeline.clone()),
         )?;
         fitted.classifier.model.info.tuned = Some(Tuned {
@@ -362,7 +364,6 @@ fn planned_trials(settings: usize) -> usize {
 struct Held {
     name: std::path::PathBuf,
     documents: Vec<Document>,
-    ids: Vec<String>,
     /// The class names: the distinct labels in byte order, as counting a corpus gives them.
     class_names: Vec<String>,
     /// Each document's position in `class_names`.
@@ -391,18 +392,20 @@ impl Held {
             }
         }
         enough_documents(&name, "tuning", options.folds, documents.len())?;
-        let label = |d: &Document| d.label.clone().unwrap_or_default();
-        let mut class_names: Vec<String> = documents.iter().map(label).collect();
-        class_names.sort_unstable();
-        class_names.dedup();
-        let position = |d: &Document| class_names.binary_search(&label(d)).unwrap_or_default();
-        let classes: Vec<u32> = documents.iter().map(|d| position(d) as u32).collect();
+        let class_names = distinct_labels(documents.iter().filter_map(|d| d.label.as_ref()));
+        let position = |d: &Document| {
+            let label = d.label.as_deref().unwrap_or_default();
+            class_names.binary_search_by(|c| c.as_str().cmp(label))
+        };
+        let classes: Vec<u32> = documents
+            .iter()
+            .map(|d| position(d).unwrap_or_default() as u32)
+            .collect();
         let ids: Vec<String> = documents.iter().map(|d| d.id.clone()).collect();
         let fold_of = folds(&ids, &classes, options.folds, options.seed)?;
         Ok(Held {
             name,
             documents,
-            ids,
             class_names,
             classes,
             fold_of,
@@ -416,7 +419,7 @@ impl Held {
         if share >= 1.0 {
             return Ok(rows);
         }
-        let ids: Vec<String> = rows.iter().map(|&i| self.ids[i].clone()).collect();
+        let ids: Vec<String> = rows.iter().map(|&i| self.documents[i].id.clone()).collect();
         let classes: Vec<u32> = rows.iter().map(|&i| self.classes[i]).collect();
         let dropped = dev_split(&ids, &classes, 1.0 - share, self.seed)?;
         Ok(rows

@@ -22,6 +22,12 @@ pub fn fit_corpus(
     counted.finish(analyzer.config().clone())
 }
 
+/// The class names of a corpus without class folders: its distinct labels in byte order.
+pub(crate) fn distinct_labels<'a>(labels: impl IntoIterator<Item = &'a String>) -> Vec<String> {
+    let distinct: BTreeSet<&String> = labels.into_iter().collect();
+    distinct.into_iter().cloned().collect()
+}
+
 /// Reads, analyzes and counts the documents of `source`, the part of [`fit_corpus`] before the
 /// vocabulary is pruned, calling `on_entry` as it does.
 pub fn count_corpus(
@@ -46,8 +52,7 @@ pub fn count_corpus(
         },
     )?;
     let classes = if folders.is_empty() {
-        let distinct: BTreeSet<&String> = labels.iter().flatten().collect();
-        distinct.into_iter().cloned().collect()
+        distinct_labels(labels.iter().flatten())
     } else {
         folders
     };

@@ -17,6 +17,7 @@ mod fit;
 mod source;
 mod stages;
 
+pub(crate) use fit::distinct_labels;
 pub use fit::{count_corpus, fit_corpus, survey_corpus, Survey};
 pub use source::{open, Source};
 pub use stages::{fit_stage, fit_stages, hashed_fit_stages, transform_stage, transform_stages};
