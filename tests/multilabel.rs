@@ -101,13 +101,14 @@ fn jsonl_tsv_and_folders_give_the_same_label_sets() {
     );
     // Without a separator the TSV field is one label, as before.
     assert_eq!(sets(&tsv, read(None, false))[0].1, ["b, a,b"]);
-    // Folders in name order: a/1.txt then b/1.txt make one document labelled a and b.
+    // Folders in name order: a/1.txt then b/1.txt, the same bytes, make one document labelled
+    // a and b, named by its first copy.
     let merged = sets(&folders, read(None, true));
     assert_eq!(
         merged,
         [
-            ("1.txt".into(), vec!["a".into(), "b".into()]),
-            ("2.txt".into(), a)
+            ("a/1.txt".into(), vec!["a".into(), "b".into()]),
+            ("a/2.txt".into(), a)
         ]
     );
     assert_eq!(sets(&folders, read(None, false)).len(), 3);

@@ -19,8 +19,10 @@ pub const MAX_DOC_BYTES_LIMIT: u64 = 100 * 1024 * 1024;
 /// How to read the input.
 #[derive(Debug, Clone, Args)]
 pub struct InputArgs {
-    /// Input layout; by default a folder is class folders, `.tsv` and `.jsonl` go by extension,
-    /// `-` is stdin lines and any other file is one unlabeled document.
+    /// Input layout; by default a folder is class folders (unlabeled files for classify),
+    /// `.tsv` and `.jsonl` go by extension, any other file is one unlabeled document, and a
+    /// stream (`-`, a FIFO) is JSONL if it starts with `{`, else lines (TSV where labels are
+    /// needed).
     #[arg(long, value_enum)]
     pub input: Option<InputFormat>,
     /// Treat the first TSV line as a header (automatic when its first field is `label`, or `id`
@@ -36,6 +38,15 @@ pub struct InputArgs {
 }
 
 impl InputArgs {
+    /// The reader options for a command that learns from labels: a stream is `label<TAB>text`
+    /// lines unless its first byte says JSONL, since unlabeled lines could teach nothing.
+    pub fn labelled_options(&self) -> Result<ReadOptions> {
+        Ok(ReadOptions {
+            stream_format: InputFormat::Tsv,
+            ..self.options()?
+        })
+    }
+
     /// The reader options.
     pub fn options(&self) -> Result<ReadOptions> {
         if !(1..=MAX_DOC_BYTES_LIMIT).contains(&self.max_doc_bytes) {
@@ -54,7 +65,7 @@ impl InputArgs {
             tsv_header: self.header,
             tsv_ids: false,
             label_sep: self.label_sep.clone(),
-            merge_folders: false,
+            ..ReadOptions::default()
         })
     }
 }

@@ -88,12 +88,8 @@ pub fn run(args: ClassifyArgs) -> Result<Outcome> {
     let decide = args.decision.decision(classifier.labels())?;
     let from_stdin = args.paths.is_empty() || args.paths == [PathBuf::from("-")];
     let mut read = args.input.options()?;
-    let default_format = if from_stdin {
-        InputFormat::Lines
-    } else {
-        InputFormat::Files
-    };
-    read.format = Some(read.format.unwrap_or(default_format));
+    // A folder given to classify holds unlabeled documents, not classes.
+    read.folder_format = InputFormat::Files;
     // In classify a TSV line is `id<TAB>text`: there is no label to read.
     read.tsv_ids = true;
     let pipeline = args.runtime.start()?;

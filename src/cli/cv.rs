@@ -52,7 +52,7 @@ pub fn run(args: CvArgs) -> Result<Outcome> {
     let analysis = args.analysis.config_over(&kind.default_analysis())?;
     let config = args.weighting.config_over(&kind.default_vectorizer())?;
     let builder = args.model.builder(kind, analysis, config, svm_seed)?;
-    let read = args.input.options()?;
+    let read = args.input.labelled_options()?;
     let pipeline = args.runtime.start()?;
     let seed = args.seed.unwrap_or(1);
     #[cfg(feature = "cluster")]

@@ -95,7 +95,7 @@ pub fn run(args: EvalArgs) -> Result<Outcome> {
     if let Some(page) = &args.html {
         bowline::io::refuse_overwriting_inputs(page, &[&args.model, &args.corpus])?;
     }
-    let read = args.input.options()?;
+    let read = args.input.labelled_options()?;
     let pipeline = args.runtime.start()?;
     let keep_scores = args.curves || args.html.is_some();
     #[cfg(feature = "cluster")]

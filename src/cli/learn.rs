@@ -15,7 +15,6 @@ use super::stream;
 use super::{AnalysisArgs, InputArgs, Outcome, RuntimeArgs, VocabularyArgs};
 use bowline::analyze::Analyzer;
 use bowline::classifier::OnlineLearner;
-use bowline::corpus::InputFormat;
 use bowline::eval::Prequential;
 use bowline::flow::analysis_stages;
 use bowline::model::{Kind, Model, ModelLock};
@@ -120,8 +119,7 @@ pub fn run(args: LearnArgs) -> Result<Outcome> {
     let lock = ModelLock::acquire(&args.model)?;
     let (mut learner, existed) = open(&args)?;
     learner.add_corpus("stdin");
-    let mut read = args.input.options()?;
-    read.format = Some(read.format.unwrap_or(InputFormat::Tsv));
+    let read = args.input.labelled_options()?;
     let pipeline = args.runtime.start()?;
     let analyzer = Analyzer::new(learner.analysis().clone())?;
     let stages = analysis_stages(&analyzer, read.max_doc_bytes, pipeline.is_fused());

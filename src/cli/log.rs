@@ -143,7 +143,17 @@ impl ReadLog {
             c.truncated,
             c.binary,
             c.failed
-        ) + &self.unshown()
+        ) + &self.joined()
+            + &self.unshown()
+    }
+
+    /// How many files were read as copies of another, if any were.
+    fn joined(&self) -> String {
+        match self.counts.joined {
+            0 => String::new(),
+            1 => "; 1 file joined to a copy in another class folder".into(),
+            joined => format!("; {joined} files joined to a copy in another class folder"),
+        }
     }
 
     /// The warnings left unprinted, if any.

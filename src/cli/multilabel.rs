@@ -21,7 +21,7 @@ pub fn eval(classifier: &TextClassifier, args: &EvalArgs) -> Result<Outcome> {
     if let Some(page) = &args.html {
         bowline::io::refuse_overwriting_inputs(page, &[&args.model, &args.corpus])?;
     }
-    let mut read = args.input.options()?;
+    let mut read = args.input.labelled_options()?;
     read.merge_folders = true;
     let pipeline = args.runtime.start()?;
     let mut log = ReadLog::new(read.max_doc_bytes);

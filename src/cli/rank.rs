@@ -48,7 +48,7 @@ pub fn run(args: RankArgs) -> Result<Outcome> {
         top: args.top,
         min_df: args.min_df,
     };
-    let read = args.input.options()?;
+    let read = args.input.labelled_options()?;
     let pipeline = args.runtime.start()?;
     super::memory::prepare_for(analyzer.config());
     let mut log = ReadLog::new(read.max_doc_bytes);

@@ -124,7 +124,7 @@ pub fn run(args: SelectArgs) -> Result<Outcome> {
     let analysis = args.analysis.config_over(&kind.default_analysis())?;
     let config = args.weighting.config_over(&kind.default_vectorizer())?;
     let builder = args.model.builder(kind, analysis, config, svm_seed)?;
-    let read = args.input.options()?;
+    let read = args.input.labelled_options()?;
     let pipeline = args.runtime.start()?;
     let mut log = ReadLog::new(read.max_doc_bytes);
     let source = Source::open(&args.corpus, &read)?;

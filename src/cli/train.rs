@@ -274,7 +274,7 @@ pub fn run(args: TrainArgs) -> Result<Outcome> {
         builder.trainer_config().naive_bayes(),
         Some((_, Smoothing::Auto))
     );
-    let mut read = args.input.options()?;
+    let mut read = args.input.labelled_options()?;
     if args.index.is_some() {
         read.format = Some(bowline::corpus::InputFormat::Index);
     }
@@ -408,9 +408,9 @@ pub enum Passes {
 pub const TWO_PASSES_FROM: u64 = 256 << 20;
 
 impl Passes {
-    /// Whether to read `corpus` twice; stdin can be read only once.
+    /// Whether to read `corpus` twice; stdin and FIFOs can be read only once.
     fn twice(self, corpus: &Path) -> bool {
-        let on_disk = corpus != Path::new("-");
+        let on_disk = bowline::corpus::rereadable(corpus);
         match self {
             Passes::One => false,
             Passes::Two => on_disk,

@@ -43,7 +43,7 @@ pub fn run(args: UpdateArgs) -> Result<Outcome> {
     // Held from the read to the write, so that two updates of one model take turns.
     let lock = ModelLock::acquire(&args.model)?;
     let mut classifier = TextClassifier::load(&args.model)?;
-    let read = args.input.options()?;
+    let read = args.input.labelled_options()?;
     let pipeline = args.runtime.start()?;
     super::memory::prepare_for(classifier.analyzer().config());
     let mut log = ReadLog::new(read.max_doc_bytes);
@@ -64,7 +64,7 @@ fn update_in_cluster(cluster: &bowline::cluster::Cluster, args: &UpdateArgs) -> 
         .then(|| ModelLock::acquire(&args.model))
         .transpose()?;
     let mut classifier = TextClassifier::load(&args.model)?;
-    let read = args.input.options()?;
+    let read = args.input.labelled_options()?;
     let pipeline = args.runtime.start()?;
     let update = |note| {
         let corpus = &args.corpus;

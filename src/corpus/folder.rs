@@ -1,5 +1,6 @@
 //! Folder inputs: a class-per-folder tree, and unlabeled files or trees.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use walkdir::WalkDir;
@@ -80,39 +81,94 @@ pub(super) fn class_folders(root: &Path) -> Result<(Entries, Vec<String>)> {
     Ok((Box::new(entries), names))
 }
 
-/// A multi-label class-per-folder corpus: files with the same path below their class folders
-/// are one document, labelled with each of those folders in folder order, read from the first
-/// folder's copy. The document's id is that shared path; documents come in the order their
-/// first copy is met. The listing is read in full first, since a file's last folder may be the
-/// last one walked.
+/// A multi-label class-per-folder corpus: the same file in several class folders is one
+/// document, labelled with each of those folders in folder order and read from its first copy.
+/// The same file means the same link target or the same bytes; a name shared by different files
+/// (`space/01.txt`, `cooking/01.txt`) does not make them one. A document's id is its first
+/// copy's path below the root, and documents come in the order their first copy is met. The
+/// listing is read in full first, since a file's last folder may be the last one walked.
 pub(super) fn merged_class_folders(root: &Path) -> Result<(Entries, Vec<String>)> {
     let classes = list_classes(root)?;
     let names = classes.iter().map(|(name, _)| name.clone()).collect();
-    let mut merged: Vec<Entry> = Vec::new();
-    let mut position = std::collections::HashMap::new();
+    let mut joiner = Joiner::default();
     for (name, dir) in classes {
-        let base = dir.clone();
-        for mut entry in walk_files(dir, Some(name.clone()), move |p| relative_id(&base, p)) {
-            if !entry.is_document() {
-                merged.push(entry);
-                continue;
-            }
-            match position.get(&entry.doc.id) {
-                Some(&at) => {
-                    let first: &mut Entry = &mut merged[at];
-                    let mut set = first.doc.label_set();
-                    set.push(name.clone());
-                    first.doc.set_labels(set);
-                }
-                None => {
-                    position.insert(entry.doc.id.clone(), merged.len());
-                    entry.doc.set_labels(vec![name.clone()]);
-                    merged.push(entry);
-                }
-            }
+        let base = root.to_path_buf();
+        for entry in walk_files(dir, Some(name.clone()), move |p| relative_id(&base, p)) {
+            joiner.add(entry, &name);
         }
     }
-    Ok((Box::new(merged.into_iter()), names))
+    Ok((Box::new(joiner.merged.into_iter()), names))
+}
+
+/// Gathers a multi-label folder corpus's entries, joining copies of one file.
+#[derive(Default)]
+struct Joiner {
+    merged: Vec<Entry>,
+    /// Where each file's first copy went, by the path its links resolve to.
+    by_target: HashMap<PathBuf, usize>,
+    /// The documents of each size, with the hash of their bytes once it was needed: only files
+    /// of equal size are read before the pipeline reads them.
+    by_size: HashMap<u64, Vec<(usize, Option<u64>)>>,
+}
+
+impl Joiner {
+    fn add(&mut self, mut entry: Entry, class: &str) {
+        let Some(file) = entry.file.clone().filter(|_| entry.is_document()) else {
+            self.merged.push(entry);
+            return;
+        };
+        let target = std::fs::canonicalize(&file).unwrap_or_else(|_| file.clone());
+        let size = std::fs::metadata(&file).map_or(u64::MAX, |m| m.len());
+        let at = match self.by_target.get(&target) {
+            Some(&at) => Some(at),
+            None => self.same_bytes(&file, size, class),
+        };
+        let at = at.filter(|&at| !self.merged[at].doc.label_set().iter().any(|l| l == class));
+        if let Some(at) = at {
+            let first = &mut self.merged[at];
+            let mut set = first.doc.label_set();
+            set.push(class.to_string());
+            first.doc.set_labels(set);
+            first.joined += 1;
+            return;
+        }
+        entry.doc.set_labels(vec![class.to_string()]);
+        let at = self.merged.len();
+        self.by_target.insert(target, at);
+        self.by_size.entry(size).or_default().push((at, None));
+        self.merged.push(entry);
+    }
+
+    /// The document, of another class, whose file holds the same bytes as `file`, if any.
+    fn same_bytes(&mut self, file: &Path, size: u64, class: &str) -> Option<usize> {
+        let candidates = self.by_size.get_mut(&size)?;
+        let bytes = std::fs::read(file).ok()?;
+        let hash = hash_of(&bytes);
+        for (at, known) in candidates.iter_mut() {
+            let other = &self.merged[*at];
+            if other.doc.label_set().iter().any(|l| l == class) {
+                continue;
+            }
+            let Some(path) = other.file.as_deref() else {
+                continue;
+            };
+            let other_hash = match known {
+                Some(hash) => *hash,
+                None => *known.insert(std::fs::read(path).map_or(0, |b| hash_of(&b))),
+            };
+            // Equal hashes are confirmed byte for byte: two files are one document only when
+            // their bytes are the same.
+            if other_hash == hash && std::fs::read(path).is_ok_and(|b| b == bytes) {
+                return Some(*at);
+            }
+        }
+        None
+    }
+}
+
+fn hash_of(bytes: &[u8]) -> u64 {
+    use std::hash::{BuildHasher, BuildHasherDefault};
+    BuildHasherDefault::<rustc_hash::FxHasher>::default().hash_one(bytes)
 }
 
 /// Unlabeled input: one file, or every file below a folder. Ids are the paths as reached from the

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use serde::Deserialize;
 
 use super::decode::{decode, load_line};
-use super::{Document, Entries, Entry, ReadOptions};
+use super::{Document, Entries, Entry, InputFormat, ReadOptions};
 use crate::error::{Error, Result};
 
 /// Opens a file, or stdin for `-`, as a buffered byte reader.
@@ -131,8 +131,12 @@ fn line_id(path: &Path, line: u64) -> String {
 /// Blank lines are skipped. Everything after the first tab is text, tabs included. Without ids,
 /// the document id is the line number.
 pub(super) fn tsv(path: &Path, options: &ReadOptions) -> Result<Entries> {
-    let path_buf = path.to_path_buf();
-    let source: Arc<Path> = Arc::from(path);
+    Ok(tsv_of(raw_lines(path, options.max_doc_bytes)?, options))
+}
+
+fn tsv_of(raw: RawLines, options: &ReadOptions) -> Entries {
+    let path_buf = raw.path.clone();
+    let source: Arc<Path> = Arc::from(raw.path.as_path());
     let (force_header, ids, max_doc_bytes) =
         (options.tsv_header, options.tsv_ids, options.max_doc_bytes);
     let label_sep = options.label_sep.clone().filter(|sep| !sep.is_empty());
@@ -141,7 +145,7 @@ pub(super) fn tsv(path: &Path, options: &ReadOptions) -> Result<Entries> {
     } else {
         ("label", "label")
     };
-    let lines = raw_lines(path, max_doc_bytes)?.filter_map(move |(number, line)| {
+    let lines = raw.filter_map(move |(number, line)| {
         let Line {
             bytes: line,
             dropped,
@@ -153,7 +157,10 @@ pub(super) fn tsv(path: &Path, options: &ReadOptions) -> Result<Entries> {
             return None;
         }
         let Some(tab) = line.iter().position(|&b| b == b'\t') else {
-            let message = format!("expected {first}<TAB>text, found no tab");
+            let mut message = format!("expected {first}<TAB>text, found no tab");
+            if starts_json(&line) {
+                message += "; the line looks like JSON: use --input jsonl";
+            }
             let err = line_error(&path_buf, number, message);
             return Some(Entry::failed(line_id(&path_buf, number), err));
         };
@@ -180,7 +187,7 @@ pub(super) fn tsv(path: &Path, options: &ReadOptions) -> Result<Entries> {
         load_line(&mut entry, text, dropped, max_doc_bytes, &source, number);
         Some(entry)
     });
-    Ok(Box::new(lines))
+    Box::new(lines)
 }
 
 /// A TSV label field as labels: split at `sep` when given, each part trimmed, empty parts
@@ -214,9 +221,13 @@ struct JsonRecord {
 /// `{"id"?, "label"?, "labels"?, "text"}` per line; the id defaults to the line number, and a numeric id is
 /// written as its decimal form. Blank lines are skipped.
 pub(super) fn jsonl(path: &Path, max_doc_bytes: u64) -> Result<Entries> {
-    let path_buf = path.to_path_buf();
-    let source: Arc<Path> = Arc::from(path);
-    let lines = raw_lines(path, max_doc_bytes)?.filter_map(move |(number, line)| {
+    Ok(jsonl_of(raw_lines(path, max_doc_bytes)?, max_doc_bytes))
+}
+
+fn jsonl_of(raw: RawLines, max_doc_bytes: u64) -> Entries {
+    let path_buf = raw.path.clone();
+    let source: Arc<Path> = Arc::from(raw.path.as_path());
+    let lines = raw.filter_map(move |(number, line)| {
         let line = match line {
             Ok(Line { dropped, .. }) if dropped > 0 => {
                 let message = format!(
@@ -246,7 +257,7 @@ pub(super) fn jsonl(path: &Path, max_doc_bytes: u64) -> Result<Entries> {
             }
         })
     });
-    Ok(Box::new(lines))
+    Box::new(lines)
 }
 
 fn json_entry(number: u64, record: JsonRecord, max_doc_bytes: u64, source: &Arc<Path>) -> Entry {
@@ -281,9 +292,13 @@ fn json_entry(number: u64, record: JsonRecord, max_doc_bytes: u64, source: &Arc<
 
 /// One unlabeled document per line, empty lines included; the id is the line number.
 pub(super) fn plain(path: &Path, max_doc_bytes: u64) -> Result<Entries> {
-    let path_buf = path.to_path_buf();
-    let source: Arc<Path> = Arc::from(path);
-    let lines = raw_lines(path, max_doc_bytes)?.map(move |(number, line)| match line {
+    Ok(plain_of(raw_lines(path, max_doc_bytes)?, max_doc_bytes))
+}
+
+fn plain_of(raw: RawLines, max_doc_bytes: u64) -> Entries {
+    let path_buf = raw.path.clone();
+    let source: Arc<Path> = Arc::from(raw.path.as_path());
+    let lines = raw.map(move |(number, line)| match line {
         Ok(Line { bytes, dropped }) => {
             let mut entry = Entry::default();
             entry.doc.id = number.to_string();
@@ -292,5 +307,31 @@ pub(super) fn plain(path: &Path, max_doc_bytes: u64) -> Result<Entries> {
         }
         Err(err) => Entry::failed(line_id(&path_buf, number), err),
     });
-    Ok(Box::new(lines))
+    Box::new(lines)
+}
+
+/// A stream whose format was not given: JSONL when its first byte other than white space is
+/// `{`, else `options.stream_format`. The first bytes are looked at when the first entry is
+/// asked for, not on opening, so that opening stdin never waits for input.
+pub(super) fn sniffed(path: &Path, options: &ReadOptions) -> Result<Entries> {
+    let mut raw = Some(raw_lines(path, options.max_doc_bytes)?);
+    let options = options.clone();
+    let mut entries: Option<Entries> = None;
+    Ok(Box::new(std::iter::from_fn(move || {
+        if let Some(mut raw) = raw.take() {
+            // A read error here is met again, and reported, by the first line's read.
+            let json = raw.reader.fill_buf().is_ok_and(starts_json);
+            entries = Some(match (json, options.stream_format) {
+                (true, _) | (false, InputFormat::Jsonl) => jsonl_of(raw, options.max_doc_bytes),
+                (false, InputFormat::Tsv) => tsv_of(raw, &options),
+                (false, _) => plain_of(raw, options.max_doc_bytes),
+            });
+        }
+        entries.as_mut()?.next()
+    })))
+}
+
+/// True when the first byte other than white space is `{`, as a JSON record's is.
+fn starts_json(bytes: &[u8]) -> bool {
+    bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{')
 }

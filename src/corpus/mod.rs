@@ -94,6 +94,9 @@ pub struct Entry {
     /// For a document read from a line: the file (`-` for stdin) and the 1-based line number,
     /// which messages name, since a line's id alone does not say where it came from.
     pub line: Option<(Arc<Path>, u64)>,
+    /// Other files read as this same document: copies in other class folders of a multi-label
+    /// folder corpus.
+    pub joined: u64,
 }
 
 impl Entry {
@@ -156,10 +159,15 @@ impl InputFormat {
         if path.is_dir() {
             return InputFormat::Folder;
         }
+        Self::by_extension(path).unwrap_or(InputFormat::Files)
+    }
+
+    /// `.tsv` and `.jsonl` files, in any case, name their format.
+    fn by_extension(path: &Path) -> Option<Self> {
         match path.extension().and_then(|e| e.to_str()) {
-            Some(ext) if ext.eq_ignore_ascii_case("tsv") => InputFormat::Tsv,
-            Some(ext) if ext.eq_ignore_ascii_case("jsonl") => InputFormat::Jsonl,
-            _ => InputFormat::Files,
+            Some(ext) if ext.eq_ignore_ascii_case("tsv") => Some(InputFormat::Tsv),
+            Some(ext) if ext.eq_ignore_ascii_case("jsonl") => Some(InputFormat::Jsonl),
+            _ => None,
         }
     }
 }
@@ -178,9 +186,15 @@ pub struct ReadOptions {
     pub tsv_ids: bool,
     /// Splits a TSV label field at this string into a document's labels (multi-label data).
     pub label_sep: Option<String>,
-    /// The same file (by its path below the class folder) in several class folders is one
+    /// The same file (the same bytes, or the same link target) in several class folders is one
     /// document with each folder's label, instead of one document per folder.
     pub merge_folders: bool,
+    /// The format of a folder when none is forced: class folders for commands that learn,
+    /// unlabeled files for `classify`.
+    pub folder_format: InputFormat,
+    /// The format of a stream (stdin, a FIFO, `/dev/fd/N`) when none is forced and its first
+    /// byte is not `{`, which makes it JSONL.
+    pub stream_format: InputFormat,
 }
 
 impl Default for ReadOptions {
@@ -192,6 +206,8 @@ impl Default for ReadOptions {
             tsv_ids: false,
             label_sep: None,
             merge_folders: false,
+            folder_format: InputFormat::Folder,
+            stream_format: InputFormat::Lines,
         }
     }
 }
@@ -201,13 +217,22 @@ pub type Entries = Box<dyn Iterator<Item = Entry> + Send>;
 
 /// Opens an input and returns its entries and the class names it declares (class folders).
 ///
-/// Errors here concern the input as a whole (missing root, no class folders); errors on single
-/// files or lines come back inside the entries.
+/// Errors here concern the input as a whole (missing root, no class folders, a device that is
+/// neither a file nor a folder); errors on single files or lines come back inside the entries.
 pub fn open(path: &Path, options: &ReadOptions) -> Result<(Entries, Vec<String>)> {
-    let format = options.format.unwrap_or_else(|| InputFormat::detect(path));
-    if path != Path::new("-") && !path.exists() {
-        return Err(Error::input(path, "no such file or folder"));
-    }
+    let kind = PathKind::of(path)?;
+    let format = match (options.format, kind) {
+        (Some(format), _) => format,
+        (None, PathKind::Stream) => match InputFormat::by_extension(path) {
+            Some(format) => format,
+            None => return Ok((lines::sniffed(path, options)?, Vec::new())),
+        },
+        (None, PathKind::Folder) => match InputFormat::detect(path) {
+            InputFormat::Index => InputFormat::Index,
+            _ => options.folder_format,
+        },
+        (None, PathKind::File) => InputFormat::detect(path),
+    };
     let limit = options.max_doc_bytes;
     match format {
         InputFormat::Folder if options.merge_folders => folder::merged_class_folders(path),
@@ -220,6 +245,52 @@ pub fn open(path: &Path, options: &ReadOptions) -> Result<(Entries, Vec<String>)
             path,
             "a corpus index is opened by bowline::flow::open, not by the file readers",
         )),
+    }
+}
+
+/// True when the input at `path` can be read a second time: a file or a folder, not stdin or a
+/// FIFO, whose documents are gone once read.
+pub fn rereadable(path: &Path) -> bool {
+    matches!(PathKind::of(path), Ok(PathKind::File | PathKind::Folder))
+}
+
+/// What a path names, as far as reading documents from it goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PathKind {
+    /// Stdin (`-`), a FIFO or a pipe such as `/dev/fd/63` from `<(zcat x.gz)`: read once, line
+    /// by line, at the pace it arrives.
+    Stream,
+    Folder,
+    File,
+}
+
+impl PathKind {
+    /// The kind of `path`, following links. A device or a socket is an error: `/dev/null` or
+    /// `/dev/zero` given as a corpus would otherwise read as "0 documents" or never end.
+    fn of(path: &Path) -> Result<Self> {
+        if path == Path::new("-") {
+            return Ok(PathKind::Stream);
+        }
+        let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => Error::input(path, "no such file or folder"),
+            _ => Error::io(path, e),
+        })?;
+        let kind = meta.file_type();
+        if kind.is_dir() {
+            return Ok(PathKind::Folder);
+        }
+        if kind.is_file() {
+            return Ok(PathKind::File);
+        }
+        #[cfg(unix)]
+        if std::os::unix::fs::FileTypeExt::is_fifo(&kind) {
+            return Ok(PathKind::Stream);
+        }
+        Err(Error::input(
+            path,
+            "is neither a regular file nor a folder (a device or a socket), so it holds no \
+             documents; pipe a stream to stdin (-) instead",
+        ))
     }
 }
 
@@ -248,6 +319,14 @@ pub struct ReadCounts {
     pub binary: u64,
     /// Files or lines that could not be read.
     pub failed: u64,
+    /// Files joined to another file of the same bytes or link target, as one document with
+    /// several labels.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub joined: u64,
+}
+
+fn is_zero(count: &u64) -> bool {
+    *count == 0
 }
 
 impl ReadCounts {
@@ -264,6 +343,7 @@ impl ReadCounts {
                 self.empty += u64::from(entry.bytes == 0);
                 self.windows_1252 += u64::from(entry.decoded_windows_1252);
                 self.truncated += u64::from(entry.truncated_from.is_some());
+                self.joined += entry.joined;
             }
         }
     }

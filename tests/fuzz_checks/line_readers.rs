@@ -38,7 +38,7 @@ pub fn check(data: &[u8]) {
         tsv_header: flags & 4 != 0,
         tsv_ids: flags & 8 != 0,
         label_sep: None,
-        merge_folders: false,
+        ..ReadOptions::default()
     };
     let mut content = content.to_vec();
     if flags & 16 != 0 {
