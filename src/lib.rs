@@ -115,10 +115,12 @@ pub mod eval;
 pub mod flow;
 pub mod index;
 pub mod io;
+pub mod jobs;
 pub mod model;
 pub mod packed;
 pub mod pipeline;
 mod prefetch;
+pub mod render;
 pub mod report;
 pub mod select;
 #[cfg(feature = "serve")]

@@ -185,6 +185,66 @@ fn batch_classify_equals_bowline_classify() {
     }
 }
 
+/// `serve` and `classify --format jsonl` render a document's result with the same code: the
+/// same bytes for the same text, and the same explanation.
+#[test]
+fn serve_and_classify_render_the_same_json() {
+    let dir = tempfile::tempdir().unwrap();
+    for kind in ["mnb", "svm"] {
+        let path = model(dir.path(), kind);
+        let stdin = TEXTS.join("\n") + "\n";
+        let args = [
+            "classify",
+            arg(&path),
+            "--format",
+            "jsonl",
+            "--top",
+            "3",
+            "-q",
+        ];
+        let (code, stdout, stderr) = outcome(&bowline(&args, stdin.as_bytes()));
+        assert_eq!(code, 0, "{stderr}");
+        let server = Server::start(&[arg(&path)]);
+        let documents: Vec<Value> = (TEXTS.iter().enumerate())
+            .map(|(i, text)| json!({"id": (i + 1).to_string(), "text": text}))
+            .collect();
+        let url = format!("{}/v1/models/{kind}/classify", server.base);
+        let request = json!({ "documents": documents, "top_k": 3 }).to_string();
+        let mut response = (server
+            .agent
+            .post(url)
+            .header("content-type", "application/json"))
+        .send(request.as_bytes())
+        .unwrap();
+        let body = response.body_mut().read_to_string().unwrap();
+        assert_eq!(stdout.lines().count(), TEXTS.len());
+        for line in stdout.lines() {
+            let object = line.replacen("\"schema_version\":1,", "", 1);
+            assert!(body.contains(&object), "{object} not in {body}");
+        }
+        // With explanations the shapes differ only in the name: `explanations`, a list of the
+        // classes given, against one `explanation`.
+        let args = [&args[..], &["--explain", "3"]].concat();
+        let (code, stdout, stderr) = outcome(&bowline(&args, stdin.as_bytes()));
+        assert_eq!(code, 0, "{stderr}");
+        let request = json!({ "documents": documents, "top_k": 3, "explain": 3 });
+        let (status, answer) = server.post(&format!("/v1/models/{kind}/classify"), &request);
+        assert_eq!(status, 200, "{answer}");
+        for (line, served) in stdout
+            .lines()
+            .zip(answer["predictions"].as_array().unwrap())
+        {
+            let mut printed: Value = serde_json::from_str(line).unwrap();
+            let printed = printed.as_object_mut().unwrap();
+            printed.remove("schema_version");
+            let explanation = printed.remove("explanations").unwrap()[0].clone();
+            printed.insert("explanation".into(), explanation);
+            assert_eq!(&Value::Object(printed.clone()), served);
+        }
+        assert_eq!(server.stop(), 0);
+    }
+}
+
 /// The parts of a model that learning changes, encoded, so that equal means byte-identical.
 fn learned_parts(path: &Path) -> (Vec<u8>, Vec<String>, Vec<u64>) {
     let model = TextClassifier::load(path).unwrap().into_model();

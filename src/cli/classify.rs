@@ -1,21 +1,19 @@
 //! `bowline classify`: label unlabeled documents with a saved model, from files and folder trees
 //! or as a stream on stdin.
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use clap::Args;
-use serde::Serialize;
 
-use super::log::ReadLog;
 use super::stream;
 use super::{DecisionArgs, InputArgs, Outcome, RuntimeArgs};
-use bowline::classifier::Explanation;
-use bowline::corpus::{Entries, InputFormat, Skip};
-use bowline::flow::Analyzed;
+use bowline::corpus::InputFormat;
 use bowline::io::Output;
-use bowline::model::{Decision, MultiLabelClassifier};
-use bowline::{Error, Result, Source, TextClassifier};
+use bowline::jobs::classify::{Choices, Classify, Documents};
+use bowline::jobs::{Placement, Sink};
+use bowline::render::LineFormat;
+use bowline::{Result, TextClassifier};
 
 /// Output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -69,15 +67,6 @@ pub struct ClassifyArgs {
     pub cluster: super::cluster::ClusterArgs,
 }
 
-/// What shapes each result line, the same in every worker of a cluster.
-#[derive(Debug, Clone)]
-struct Choices {
-    decide: Decision,
-    format: ClassifyFormat,
-    top: usize,
-    explain: Option<usize>,
-}
-
 /// Runs the command.
 pub fn run(args: ClassifyArgs) -> Result<Outcome> {
     let mut inputs: Vec<&std::path::Path> = args.paths.iter().map(PathBuf::as_path).collect();
@@ -85,329 +74,66 @@ pub fn run(args: ClassifyArgs) -> Result<Outcome> {
     bowline::io::refuse_overwriting_inputs(&args.output, &inputs)?;
     let classifier = TextClassifier::load(&args.model)?;
     super::multilabel::refuse_decision_flags(&classifier, &args.decision)?;
-    let decide = args.decision.decision(classifier.labels())?;
-    let from_stdin = args.paths.is_empty() || args.paths == [PathBuf::from("-")];
-    let mut read = args.input.options()?;
-    // A folder given to classify holds unlabeled documents, not classes.
-    read.folder_format = InputFormat::Files;
-    // In classify a TSV line is `id<TAB>text`: there is no label to read.
-    read.tsv_ids = true;
-    let pipeline = args.runtime.start()?;
     let choices = Choices {
-        decide,
-        format: args.format,
+        decide: args.decision.decision(classifier.labels())?,
+        format: match args.format {
+            ClassifyFormat::Tsv => LineFormat::Tsv,
+            ClassifyFormat::Jsonl => LineFormat::Jsonl,
+        },
         top: args.top,
         explain: args.explain,
     };
+    let mut read = args.input.options()?;
+    // A folder given to classify holds unlabeled documents, not classes; a TSV line is
+    // `id<TAB>text`, with no label to read.
+    read.folder_format = InputFormat::Files;
+    read.tsv_ids = true;
+    let pipeline = args.runtime.start()?;
     #[cfg(feature = "cluster")]
-    if let Some(cluster) = args.cluster.cluster()? {
-        if from_stdin {
-            return Err(Error::Config(
-                "cluster mode classifies files and corpora that every process can read, not stdin"
-                    .into(),
-            ));
-        }
-        let scoring = bowline::cluster::Scoring {
-            model: args.model.clone(),
-            inputs: args.paths.clone(),
-            options: read,
-            pipeline,
-        };
-        return classify_in_cluster(&cluster, &scoring, choices, &args);
-    }
-    let mut writer = ResultWriter::new(&classifier, choices);
-    let mut output = Output::create(&args.output)?;
-    let mut log = ReadLog::new(read.max_doc_bytes);
-    let mut interrupted = None;
-    if from_stdin {
-        let stream = stream::stdin(&read, pipeline.batch_size)?;
-        let stages = classifier.stages(read.max_doc_bytes, pipeline.is_fused());
-        bowline::pipeline::run_channel(&pipeline, stream.items.clone(), stages, |batch| {
-            for item in batch {
-                log.note(&item.entry);
-                if item.entry.is_document() {
-                    classifier.probabilities(&item.counted, &mut writer.probabilities);
-                }
-                write(&mut output, writer.format(&item)?)?;
-            }
-            // Each result reaches a slow reader as soon as its batch is done.
-            output.flush().map_err(|e| output.error(e))
-        })?;
-        interrupted = stream.interrupted_by();
-    } else {
-        let progress = progress_bar();
-        log.print_through(progress.clone());
-        let mut chained: Vec<Entries> = Vec::new();
-        for path in &args.paths {
-            chained.push(bowline::flow::open(path, &read)?.0);
-        }
-        let source = Source {
-            name: args.paths[0].clone(),
-            entries: Box::new(chained.into_iter().flatten()),
-            classes: Vec::new(),
-            max_doc_bytes: read.max_doc_bytes,
-        };
-        let mut reading = super::reading(pipeline, &mut log);
-        classifier.classify(source, &mut reading, |item, probabilities| {
-            progress.inc(1);
-            if let Some(probabilities) = probabilities {
-                writer.probabilities.copy_from_slice(probabilities);
-            }
-            write(&mut output, writer.format(item)?)
-        })?;
-        progress.finish_and_clear();
-    }
-    output.commit()?;
-    if !args.runtime.quiet {
-        eprintln!("bowline: {}", log.summary());
-    }
-    Ok(match interrupted {
-        Some(signal) => Outcome::Interrupted(signal),
-        None => log.outcome(),
-    })
-}
-
-/// Writes one entry's result.
-fn write(output: &mut Output, line: &[u8]) -> Result<()> {
-    output.write_all(line).map_err(|e| output.error(e))
-}
-
-/// `classify` in cluster mode: every process reads the inputs, each worker classifies the
-/// documents it owns, and process 0 writes every result in input order.
-#[cfg(feature = "cluster")]
-fn classify_in_cluster(
-    cluster: &bowline::cluster::Cluster,
-    scoring: &bowline::cluster::Scoring,
-    choices: Choices,
-    args: &ClassifyArgs,
-) -> Result<Outcome> {
-    let agreed = vec![("the output".to_string(), format!("{choices:?}"))];
-    // Created first, so that an output that cannot be written stops the run before any work.
-    let output = (cluster.process == 0)
-        .then(|| Output::create(&args.output))
+    let placement = args.cluster.placement()?;
+    #[cfg(not(feature = "cluster"))]
+    let placement = Placement::Local;
+    let from_stdin = args.paths.is_empty() || args.paths == [PathBuf::from("-")];
+    let stream = (from_stdin && matches!(placement, Placement::Local))
+        .then(|| stream::stdin(&read, pipeline.batch_size))
         .transpose()?;
-    let classify = |note| {
-        bowline::cluster::classify(cluster, scoring, agreed, note, move |classifier| {
-            let mut writer = ResultWriter::new(classifier, choices.clone());
-            let format: bowline::cluster::Format = Box::new(move |item, probabilities, out| {
-                if let Some(probabilities) = probabilities {
-                    writer.probabilities.copy_from_slice(probabilities);
-                }
-                out.extend_from_slice(writer.format(item)?);
-                Ok(())
-            });
-            Ok(format)
-        })
+    let documents = match &stream {
+        Some(stream) => Documents::Stream(stream.items.clone()),
+        None if from_stdin => Documents::Stream(crossbeam_channel::never()),
+        None => Documents::Paths(args.paths.clone()),
     };
-    let logging = (scoring.options.max_doc_bytes, args.runtime.quiet);
-    super::cluster::run_logged(cluster, logging, classify, |results| {
-        let Some(mut output) = output else {
-            return Ok(());
-        };
-        for line in results {
-            write(&mut output, &line)?;
-        }
-        output.commit()
+    let job = Classify {
+        model: args.model.clone(),
+        documents,
+        read,
+        pipeline,
+        choices,
+    };
+    let progress = if stream.is_some() {
+        indicatif::ProgressBar::hidden()
+    } else {
+        progress_bar()
+    };
+    let logged = super::log::Logged::new(job.read.max_doc_bytes, progress.clone());
+    // Created first, so that an output that cannot be written stops the run before any work;
+    // in a cluster, process 0 alone writes.
+    let writes = placement.writes();
+    let mut output = writes.then(|| Output::create(&args.output)).transpose()?;
+    let mut discard = std::io::sink();
+    let sink: &mut dyn Sink = match output.as_mut() {
+        Some(output) => output,
+        None => &mut discard,
+    };
+    job.run(&placement, logged.note(), sink)?;
+    progress.finish_and_clear();
+    if let Some(output) = output {
+        output.commit()?;
+    }
+    let outcome = logged.finish(args.runtime.quiet, &placement)?;
+    Ok(match stream.and_then(|s| s.interrupted_by()) {
+        Some(signal) => Outcome::Interrupted(signal),
+        None => outcome,
     })
-}
-
-/// Formats one result per entry.
-struct ResultWriter<'m> {
-    labels: &'m [String],
-    decide: Decision,
-    format: ClassifyFormat,
-    top: usize,
-    /// With --explain: the terms to show, and the classifier that explains.
-    explain: Option<(usize, &'m TextClassifier)>,
-    /// The class probabilities of the entry being written, when it is a document.
-    probabilities: Vec<f64>,
-    /// Whether they are probabilities in earnest, or an uncalibrated SVM's scores.
-    probabilistic: bool,
-    /// A multi-label model's decision: every label above its threshold is written.
-    multi: Option<&'m MultiLabelClassifier>,
-    line: Vec<u8>,
-}
-
-impl<'m> ResultWriter<'m> {
-    fn new(classifier: &'m TextClassifier, choices: Choices) -> Self {
-        ResultWriter {
-            labels: classifier.labels(),
-            decide: choices.decide,
-            format: choices.format,
-            top: choices.top,
-            explain: choices.explain.map(|k| (k, classifier)),
-            probabilities: vec![0.0; classifier.labels().len()],
-            probabilistic: classifier.model().classifier.gives_probabilities(),
-            multi: classifier.model().classifier.multi_label(),
-            line: Vec::new(),
-        }
-    }
-
-    /// The result line for one entry: its class, or in jsonl the reason it has none (nothing
-    /// for an entry skipped for another reason).
-    fn format(&mut self, item: &Analyzed) -> Result<&[u8]> {
-        self.line.clear();
-        let entry = &item.entry;
-        match &entry.skip {
-            None if self.multi.is_some() => {
-                let chosen = self
-                    .multi
-                    .map_or(Vec::new(), |m| m.decision.predict(&self.probabilities));
-                let explanations = self.explain.map(|(k, classifier)| {
-                    let explain =
-                        |&c: &usize| classifier.explanation_in(&item.counted, &item.terms, c, k);
-                    chosen.iter().map(explain).collect::<Vec<_>>()
-                });
-                let (labels, scores) = (self.labels, &self.probabilities);
-                let given = chosen.into_iter().map(|c| (labels[c].as_str(), scores[c]));
-                let json = self.format == ClassifyFormat::Jsonl;
-                let line = &mut self.line;
-                super::multilabel::format_labels(line, &entry.doc.id, given, explanations, json)?;
-            }
-            None => {
-                let best = self.decide.decide(&self.probabilities);
-                let explanation = self.explain.map(|(k, classifier)| {
-                    classifier.explanation_in(&item.counted, &item.terms, best, k)
-                });
-                self.format_result(&entry.doc.id, best, explanation)?;
-            }
-            Some(Skip::Failed(error)) if self.format == ClassifyFormat::Jsonl => {
-                let failure = Failure {
-                    id: failed_id(&entry.doc.id, error),
-                    error: error.to_string(),
-                };
-                super::json_line(&mut self.line, &failure)?;
-            }
-            Some(_) => {}
-        }
-        Ok(&self.line)
-    }
-
-    fn format_result(
-        &mut self,
-        id: &str,
-        best: usize,
-        explanation: Option<Explanation>,
-    ) -> Result<()> {
-        let (label, value) = (&self.labels[best], self.probabilities[best]);
-        match self.format {
-            ClassifyFormat::Tsv => {
-                let id = escaped(id);
-                write!(self.line, "{id}\t{label}\t{value:.6}").map_err(|e| Error::io("-", e))?;
-                if let Some(explanation) = explanation {
-                    let column = escaped(&explained(&explanation));
-                    write!(self.line, "\t{column}").map_err(|e| Error::io("-", e))?;
-                }
-                self.line.push(b'\n');
-                Ok(())
-            }
-            ClassifyFormat::Jsonl => {
-                let scores = &self.probabilities;
-                let mut ranked: Vec<usize> = (0..scores.len()).collect();
-                ranked.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]));
-                ranked.truncate(self.top);
-                let (probability, score) = named(value, self.probabilistic);
-                let result = JsonResult {
-                    id,
-                    label,
-                    probability,
-                    score,
-                    explanations: explanation.map(|e| vec![e]),
-                    scores: ranked
-                        .iter()
-                        .map(|&c| {
-                            let (probability, score) = named(scores[c], self.probabilistic);
-                            Ranked {
-                                label: &self.labels[c],
-                                probability,
-                                score,
-                            }
-                        })
-                        .collect(),
-                };
-                super::json_line(&mut self.line, &result)
-            }
-        }
-    }
-}
-
-/// Tabs and newlines in a column would break the line; they are escaped.
-fn escaped(text: &str) -> String {
-    text.replace('\t', "\\t").replace('\n', "\\n")
-}
-
-/// An explanation as one readable column: `score S: bias B, TERM +C, ..., other terms +R`, whose
-/// parts add up to the score. Every figure has the same decimals, four or more, enough to show
-/// four significant digits of the largest (complement NB's scores are small fractions).
-pub(crate) fn explained(explanation: &Explanation) -> String {
-    let contributions = explanation.terms.iter().map(|t| t.contribution);
-    let figures = [explanation.score, explanation.bias, explanation.other_terms];
-    let largest = (contributions.clone().chain(figures))
-        .map(f64::abs)
-        .fold(0.0, f64::max);
-    let decimals = if largest > 0.0 {
-        (3 - largest.log10().floor() as i64).clamp(4, 12) as usize
-    } else {
-        4
-    };
-    let mut column = format!(
-        "score {:.decimals$}: bias {:+.decimals$}",
-        explanation.score, explanation.bias
-    );
-    for term in &explanation.terms {
-        column += &format!(", {} {:+.decimals$}", term.term, term.contribution);
-    }
-    column + &format!(", other terms {:+.decimals$}", explanation.other_terms)
-}
-
-/// The id of an entry that failed: for a line error, the line number, as the line's id would
-/// have been; otherwise the entry's id (a file path).
-fn failed_id(id: &str, error: &Error) -> String {
-    match error {
-        Error::Line { line, .. } => line.to_string(),
-        _ => id.to_string(),
-    }
-}
-
-/// One document's result in jsonl: the chosen class and its value, and the top classes in rank
-/// order. The values are called probabilities, or scores for an uncalibrated SVM.
-#[derive(Serialize)]
-struct JsonResult<'a> {
-    id: &'a str,
-    label: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    probability: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    score: Option<f64>,
-    scores: Vec<Ranked<'a>>,
-    /// With --explain, the explanation of each class given (one, the decided class).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    explanations: Option<Vec<Explanation>>,
-}
-
-/// A class and its value, in the ranking of a result.
-#[derive(Serialize)]
-struct Ranked<'a> {
-    label: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    probability: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    score: Option<f64>,
-}
-
-/// `value` as a probability or as a score.
-fn named(value: f64, probabilities: bool) -> (Option<f64>, Option<f64>) {
-    if probabilities {
-        (Some(value), None)
-    } else {
-        (None, Some(value))
-    }
-}
-
-#[derive(Serialize)]
-struct Failure {
-    id: String,
-    error: String,
 }
 
 /// A document counter on stderr when it is a terminal, hidden otherwise.

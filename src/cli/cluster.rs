@@ -46,6 +46,14 @@ pub struct ClusterArgs {
 }
 
 impl ClusterArgs {
+    /// Where the command runs: across the cluster when any cluster flag was given, else here.
+    pub fn placement(&self) -> Result<bowline::jobs::Placement> {
+        Ok(match self.cluster()? {
+            Some(cluster) => bowline::jobs::Placement::Cluster(cluster),
+            None => bowline::jobs::Placement::Local,
+        })
+    }
+
     /// The cluster, when any cluster flag was given; with it, the watchdog is installed.
     pub fn cluster(&self) -> Result<Option<Cluster>> {
         let given = self.workers.is_some()

@@ -1,11 +1,10 @@
 //! `bowline export`: a model as JSON, for other tools to read.
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{Outcome, Versioned, SCHEMA_VERSION};
+use super::Outcome;
 use bowline::model::export::Export;
 use bowline::{Result, TextClassifier};
 
@@ -65,13 +64,8 @@ pub fn run(args: ExportArgs) -> Result<Outcome> {
     bowline::io::refuse_overwriting_inputs(&args.output, &[&args.model])?;
     let classifier = TextClassifier::load(&args.model)?;
     let export = Export::new(classifier.model());
-    let versioned = Versioned {
-        schema_version: SCHEMA_VERSION,
-        body: &export,
-    };
     bowline::io::write_atomically(&args.output, |out| {
-        serde_json::to_writer(&mut *out, &versioned)?;
-        out.write_all(b"\n")
+        bowline::render::write_json(out, &export)
     })?;
     Ok(Outcome::Clean)
 }

@@ -175,6 +175,56 @@ impl ReadLog {
     }
 }
 
+/// A read log that a job's threads note their entries in, advancing a progress bar: what a
+/// command that runs a job prints of its reading, and how it ends.
+pub struct Logged {
+    log: std::sync::Arc<std::sync::Mutex<ReadLog>>,
+    progress: indicatif::ProgressBar,
+}
+
+impl Logged {
+    /// A log for inputs read with the given size limit, printing through `progress`.
+    pub fn new(max_doc_bytes: u64, progress: indicatif::ProgressBar) -> Self {
+        let mut log = ReadLog::new(max_doc_bytes);
+        log.print_through(progress.clone());
+        Logged {
+            log: std::sync::Arc::new(std::sync::Mutex::new(log)),
+            progress,
+        }
+    }
+
+    /// The callback a job tells each entry it reads.
+    pub fn note(&self) -> bowline::jobs::Note {
+        let (log, progress) = (std::sync::Arc::clone(&self.log), self.progress.clone());
+        std::sync::Arc::new(move |entry: &Entry| {
+            progress.inc(1);
+            if let Ok(mut log) = log.lock() {
+                log.note(entry);
+            }
+        })
+    }
+
+    /// Prints the summary (naming the process in a cluster) unless `quiet`, and gives the run's
+    /// outcome.
+    pub fn finish(
+        self,
+        quiet: bool,
+        placement: &bowline::jobs::Placement,
+    ) -> bowline::Result<Outcome> {
+        let log = self
+            .log
+            .lock()
+            .map_err(|_| bowline::Error::Config("a worker failed while reading".into()))?;
+        if !quiet {
+            match placement.process() {
+                Some(process) => eprintln!("bowline: process {process}: {}", log.summary()),
+                None => eprintln!("bowline: {}", log.summary()),
+            }
+        }
+        Ok(log.outcome())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use bowline::corpus::{Document, Entry};

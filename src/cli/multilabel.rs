@@ -7,7 +7,6 @@ use serde::Serialize;
 use super::eval::EvalArgs;
 use super::log::ReadLog;
 use super::{DecisionArgs, Outcome};
-use bowline::classifier::Explanation;
 use bowline::eval::{figures_table, label_width, Curves, MultiLabelMetrics};
 use bowline::report::multilabel_report;
 use bowline::{Error, Result, Source, TextClassifier};
@@ -113,58 +112,4 @@ fn text(m: &MultiLabelMetrics) -> String {
         rows.map(|l| (l.label.as_str(), l.precision, l.recall, l.f1, l.support)),
     );
     out
-}
-
-/// One document's labels in `classify`'s output: TSV `id<TAB>labels<TAB>scores`, each list
-/// joined by commas, or a JSON line `{"schema_version", "id", "labels": [{"label", "score"}]}`.
-/// With `--explain`, each given label's explanation follows: in TSV a fourth column of them
-/// joined by ` | `, in JSON an `explanations` array.
-pub fn format_labels<'a>(
-    line: &mut Vec<u8>,
-    id: &str,
-    given: impl Iterator<Item = (&'a str, f64)>,
-    explanations: Option<Vec<Explanation>>,
-    json: bool,
-) -> Result<()> {
-    let given: Vec<Given> = given.map(|(label, score)| Given { label, score }).collect();
-    if json {
-        let labels = JsonLabels {
-            id,
-            labels: given,
-            explanations,
-        };
-        return super::json_line(line, &labels);
-    }
-    let id = id.replace('\t', "\\t").replace('\n', "\\n");
-    let labels: Vec<&str> = given.iter().map(|g| g.label).collect();
-    let scores: Vec<String> = given.iter().map(|g| format!("{:.6}", g.score)).collect();
-    write!(line, "{id}\t{}\t{}", labels.join(","), scores.join(","))
-        .map_err(|e| Error::io("-", e))?;
-    if let Some(explanations) = explanations {
-        let columns: Vec<String> = explanations
-            .iter()
-            .map(|e| format!("{}: {}", e.label, super::classify::explained(e)))
-            .collect();
-        let column = columns
-            .join(" | ")
-            .replace('\t', "\\t")
-            .replace('\n', "\\n");
-        write!(line, "\t{column}").map_err(|e| Error::io("-", e))?;
-    }
-    line.push(b'\n');
-    Ok(())
-}
-
-#[derive(Serialize)]
-struct JsonLabels<'a> {
-    id: &'a str,
-    labels: Vec<Given<'a>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    explanations: Option<Vec<Explanation>>,
-}
-
-#[derive(Serialize)]
-struct Given<'a> {
-    label: &'a str,
-    score: f64,
 }

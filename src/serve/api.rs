@@ -11,8 +11,9 @@ use axum::Json;
 use serde::{Deserialize, Serialize};
 
 use super::models::Served;
-use super::Shared;
-use crate::classifier::{Explanation, Predictor, ScoredLabel};
+use super::state::Shared;
+use crate::jobs::classify::{answer, Asked};
+use crate::render::JsonPrediction;
 
 /// An error answer: `{"error": ...}` with its status.
 #[derive(Debug)]
@@ -77,99 +78,12 @@ pub struct ClassifyRequest {
     explain: Option<usize>,
 }
 
-/// One class and its value: a probability, or an uncalibrated SVM's score.
-#[derive(Debug, Serialize)]
-pub struct Ranked {
-    label: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    probability: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    score: Option<f64>,
-}
-
-/// One document's answer.
-#[derive(Debug, Serialize)]
-pub struct Answered {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    id: Option<String>,
-    /// The top class, or none when it is below the threshold.
-    label: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    probability: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    score: Option<f64>,
-    scores: Vec<Ranked>,
-    /// For a multi-label model: every label above its threshold, with its score.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    labels: Option<Vec<ScoredLabel>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    explanation: Option<Explanation>,
-}
-
 /// The answer to a classify request, in input order.
 #[derive(Debug, Serialize)]
-pub struct ClassifyResponse {
+pub struct ClassifyResponse<'a> {
     model: String,
     version: u64,
-    predictions: Vec<Answered>,
-}
-
-fn valued(value: f64, probabilistic: bool) -> (Option<f64>, Option<f64>) {
-    if probabilistic {
-        (Some(value), None)
-    } else {
-        (None, Some(value))
-    }
-}
-
-/// How to answer each document of a request.
-struct Asked {
-    top_k: usize,
-    threshold: Option<f64>,
-    explain: Option<usize>,
-    probabilistic: bool,
-}
-
-fn answer(
-    classifier: &crate::TextClassifier,
-    predictor: &mut Predictor,
-    (id, text): (Option<String>, String),
-    asked: &Asked,
-) -> Answered {
-    // One analysis serves the prediction, the labels and the explanation alike.
-    let counted = predictor.vectorize(&text);
-    let prediction = classifier.prediction(counted);
-    let labels = classifier.is_multi_label().then(|| {
-        let mut scores = vec![0.0; classifier.labels().len()];
-        classifier.labels_of(&counted.row, &mut scores)
-    });
-    let explanation = asked
-        .explain
-        .map(|k| classifier.explain_counted(counted, &text, k));
-    let (top_k, threshold, probabilistic) = (asked.top_k, asked.threshold, asked.probabilistic);
-    let (probability, score) = valued(prediction.probability, probabilistic);
-    let passes = threshold.is_none_or(|t| prediction.probability >= t);
-    let scores = prediction
-        .top(top_k)
-        .iter()
-        .map(|(label, value)| {
-            let (probability, score) = valued(*value, probabilistic);
-            Ranked {
-                label: label.clone(),
-                probability,
-                score,
-            }
-        })
-        .collect();
-    Answered {
-        id,
-        label: passes.then_some(prediction.label),
-        probability,
-        score,
-        scores,
-        labels,
-        explanation,
-    }
+    predictions: Vec<JsonPrediction<'a>>,
 }
 
 /// Classifies a batch with one version of the model, in input order.
@@ -177,7 +91,7 @@ pub async fn classify(
     State(shared): State<Arc<Shared>>,
     Path(name): Path<String>,
     body: Result<Json<ClassifyRequest>, JsonRejection>,
-) -> Answer<ClassifyResponse> {
+) -> Result<Response, ApiError> {
     let Json(request) = body?;
     let served = model(&shared, &name)?;
     let documents: Vec<(Option<String>, String)> = match (request.texts, request.documents) {
@@ -196,23 +110,27 @@ pub async fn classify(
         top_k: request.top_k.unwrap_or(1).max(1),
         threshold: request.threshold,
         explain: request.explain,
-        probabilistic: classifier.model().classifier.gives_probabilities(),
     };
     // Classifying is quick (microseconds a document) and the runtime has a worker per core, so
     // it is done in place: handing batches to blocking threads made their latency worse.
     let mut predictor = classifier.predictor();
     let predictions = documents
-        .into_iter()
-        .map(|document| answer(classifier, &mut predictor, document, &asked))
+        .iter()
+        .map(|(id, text)| answer(classifier, &mut predictor, (id.as_deref(), text), asked))
         .collect::<Vec<_>>();
     served
         .classified
         .fetch_add(predictions.len() as u64, Ordering::Relaxed);
-    Ok(Json(ClassifyResponse {
+    // The answer borrows the version's labels, so it is encoded while the version is held.
+    let response = ClassifyResponse {
         model: name,
         version: version.number,
         predictions,
-    }))
+    };
+    let body = serde_json::to_vec(&response)
+        .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    let json = [(axum::http::header::CONTENT_TYPE, "application/json")];
+    Ok((json, body).into_response())
 }
 
 fn check_batch(size: usize, max: usize) -> Result<(), ApiError> {

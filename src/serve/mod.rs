@@ -23,13 +23,13 @@ mod lease;
 mod listen;
 mod metrics;
 mod models;
+mod state;
 
 use std::future::Future;
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use axum::extract::{MatchedPath, Request, State};
 use axum::middleware::Next;
@@ -44,35 +44,8 @@ pub use models::{named, Checkpoints};
 use crate::error::{Error, Result};
 use metrics::Metrics;
 use models::Served;
-
-/// Everything the server needs, validated by the program from its flags.
-#[derive(Debug, Clone)]
-pub struct ServeConfig {
-    /// Where to listen.
-    pub addr: SocketAddr,
-    /// The models, by name.
-    pub models: Vec<(String, PathBuf)>,
-    /// Request bodies larger than this are refused (413).
-    pub max_body_bytes: usize,
-    /// Documents in one request at most (413 beyond).
-    pub max_batch: usize,
-    /// A request not answered within this is answered 408; a connection whose request headers
-    /// are not complete within this is closed.
-    pub timeout: Duration,
-    /// When learned documents are written to the model file.
-    pub checkpoints: Checkpoints,
-    /// How often model files are checked for changes; zero never.
-    pub watch: Duration,
-}
-
-/// What every handler shares.
-#[derive(Debug)]
-struct Shared {
-    config: ServeConfig,
-    models: Vec<Served>,
-    metrics: Metrics,
-    stopping: AtomicBool,
-}
+pub use state::ServeConfig;
+use state::Shared;
 
 /// A bound server with its models loaded, ready to run.
 #[derive(Debug, Clone)]

@@ -1,0 +1,73 @@
+//! What each command does, as a library job: a plain struct of inputs, settings and placement
+//! that runs and returns its result. The program, `serve` and other front ends parse their own
+//! input into a job, run it, and render what it returns; none holds a loop of its own.
+//!
+//! - [`classify`]: label files, folder trees or a stream, and answer one text as `serve` does.
+
+pub mod classify;
+
+use std::sync::Arc;
+
+use crate::corpus::Entry;
+use crate::error::Result;
+use crate::io::Output;
+
+/// Where a job runs: in this process, or across the processes of a cluster. Every job decides
+/// local or cluster by this value alone.
+#[derive(Debug)]
+pub enum Placement {
+    /// In this process, on the pipeline's threads.
+    Local,
+    /// Across a cluster's processes (cargo feature `cluster`).
+    #[cfg(feature = "cluster")]
+    Cluster(crate::cluster::Cluster),
+}
+
+impl Placement {
+    /// Whether this process writes the job's output: always here, only process 0 in a cluster.
+    pub fn writes(&self) -> bool {
+        self.process().is_none_or(|process| process == 0)
+    }
+
+    /// This process's number in a cluster; `None` when the job runs here alone.
+    pub fn process(&self) -> Option<usize> {
+        match self {
+            Placement::Local => None,
+            #[cfg(feature = "cluster")]
+            Placement::Cluster(cluster) => Some(cluster.process),
+        }
+    }
+}
+
+/// Told of every entry a job reads, from whichever thread read it: how a front end reports
+/// read warnings and counts documents.
+pub type Note = Arc<dyn Fn(&Entry) + Send + Sync>;
+
+/// Where a job writes its output, a result at a time.
+pub trait Sink {
+    /// Writes one result.
+    fn write(&mut self, bytes: &[u8]) -> Result<()>;
+    /// Hands what was written on to its reader, for output that a reader follows as it comes.
+    fn flush(&mut self) -> Result<()>;
+}
+
+impl Sink for Output {
+    fn write(&mut self, bytes: &[u8]) -> Result<()> {
+        std::io::Write::write_all(self, bytes).map_err(|e| self.error(e))
+    }
+
+    fn flush(&mut self) -> Result<()> {
+        std::io::Write::flush(self).map_err(|e| self.error(e))
+    }
+}
+
+/// Output dropped: where a process that writes nothing sends it.
+impl Sink for std::io::Sink {
+    fn write(&mut self, _: &[u8]) -> Result<()> {
+        Ok(())
+    }
+
+    fn flush(&mut self) -> Result<()> {
+        Ok(())
+    }
+}
