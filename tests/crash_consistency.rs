@@ -2,7 +2,8 @@
 //! EXISTING` are killed with SIGKILL at pseudo-random moments, at least 50 times each. After every
 //! kill the model file loads and equals either the model from before the run or one the run set
 //! out to write, and once the next writer has taken the model's lock no temporary file is left.
-//! Each test prints where its kills landed (`--nocapture` shows it).
+//! Each test prints where its kills landed (`--nocapture` shows it), and fails unless at least a
+//! tenth of them landed while a model was being written.
 //!
 //! A SIGKILL can still leave a temporary file: the write protocol names the finished file an
 //! instant before renaming it over the model (see `bowline::io::Output`), and no code runs on a
@@ -396,7 +397,20 @@ fn check_after_kill(setup: &Setup, accepted: &[Model], what: &str) -> (usize, bo
 }
 
 impl Tally {
+    /// Prints where the kills landed, and checks that the loop tested what it is for: a share
+    /// of the kills must land while a model is being written. Half the draws aim at a write,
+    /// and about half of those land inside it, so a quarter is expected; a tenth is the floor.
     fn print(&self, command: &str, names: &[String]) {
+        self.show(command, names);
+        assert!(
+            self.while_writing * 10 >= self.kills,
+            "{command}: only {} of {} kills landed during a model write",
+            self.while_writing,
+            self.kills
+        );
+    }
+
+    fn show(&self, command: &str, names: &[String]) {
         let found: Vec<String> = names
             .iter()
             .zip(&self.found)

@@ -85,6 +85,28 @@ fn cv_reports_each_fold_and_is_reproducible() {
         report["accuracy"]["mean"], 1.0,
         "zebra decides every document: {report}"
     );
+    // Reproducible where it could fail to be: on the bundled corpus the folds score apart.
+    let args = [
+        "cv",
+        "corpora",
+        "--folds",
+        "5",
+        "--classifier",
+        "mnb",
+        "--json",
+        "-q",
+    ];
+    let report = json(&args);
+    let folds = report["folds"].as_array().unwrap();
+    let docs: Vec<u64> = folds.iter().map(|f| f["docs"].as_u64().unwrap()).collect();
+    // 61 documents (computing 15, cooking 16, space 15, sports 15: `ls corpora/*/`) stratified
+    // into 5 folds of 12 or 13.
+    assert_eq!(docs.iter().sum::<u64>(), 61, "{report}");
+    assert!(docs.iter().all(|&d| d == 12 || d == 13), "{report}");
+    let accuracies: Vec<f64> = (folds.iter())
+        .map(|f| f["accuracy"].as_f64().unwrap())
+        .collect();
+    assert!(accuracies.iter().any(|&a| a < 1.0), "{report}");
     assert_eq!(json(&args), report);
     common::fails_with(
         &["cv", arg(dir.path()), "--folds", "1"],

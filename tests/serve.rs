@@ -360,24 +360,36 @@ fn readers_see_whole_models_while_one_learns_and_a_reload_happens() {
     let start = learned_parts(&path).2.iter().sum::<u64>();
     let server = Server::start(&[arg(&path), "--checkpoint-every", "1", "--watch-secs", "0"]);
     let (batches, per_batch) = (20, 5);
+    // Every reader has its first answer before learning starts, and goes on until learning is
+    // done (at most 500 requests each), so the readers overlap the learning.
+    let (ready, done) = (
+        std::sync::Barrier::new(65),
+        std::sync::atomic::AtomicBool::new(false),
+    );
     let answers: Vec<Vec<(u64, Value)>> = std::thread::scope(|scope| {
         let readers: Vec<_> = (0..64)
             .map(|client| {
-                let server = &server;
+                let (server, ready, done) = (&server, &ready, &done);
                 scope.spawn(move || {
-                    (0..10)
-                        .map(|i| {
-                            let text = TEXTS[(client + i) % TEXTS.len()];
-                            let body = json!({ "texts": [text], "top_k": 4 });
-                            let (status, answer) = server.post("/v1/models/mnb/classify", &body);
-                            assert_eq!(status, 200, "{answer}");
-                            let version = answer["version"].as_u64().unwrap();
-                            (version, json!([text, answer["predictions"][0]]))
-                        })
-                        .collect()
+                    let mut answers = Vec::new();
+                    for i in 0..500 {
+                        let text = TEXTS[(client + i) % TEXTS.len()];
+                        let body = json!({ "texts": [text], "top_k": 4 });
+                        let (status, answer) = server.post("/v1/models/mnb/classify", &body);
+                        assert_eq!(status, 200, "{answer}");
+                        let version = answer["version"].as_u64().unwrap();
+                        answers.push((version, json!([text, answer["predictions"][0]])));
+                        if i == 0 {
+                            ready.wait();
+                        } else if done.load(std::sync::atomic::Ordering::SeqCst) {
+                            break;
+                        }
+                    }
+                    answers
                 })
             })
             .collect();
+        ready.wait();
         for batch in 0..batches {
             let documents: Vec<Value> = (0..per_batch)
                 .map(|i| json!({"label": "space", "text": format!("probe {batch} {i} orbit")}))
@@ -390,8 +402,18 @@ fn readers_see_whole_models_while_one_learns_and_a_reload_happens() {
                 assert_eq!(status, 200, "{answer}");
             }
         }
+        done.store(true, std::sync::atomic::Ordering::SeqCst);
         readers.into_iter().map(|r| r.join().unwrap()).collect()
     });
+    let versions: std::collections::BTreeSet<u64> = answers
+        .iter()
+        .flatten()
+        .map(|(version, _)| *version)
+        .collect();
+    assert!(
+        versions.len() > 1 && versions.first() == Some(&1),
+        "the readers saw versions {versions:?}: they did not overlap the learning"
+    );
     // A torn model would answer one text two ways under one version number.
     let mut seen = std::collections::HashMap::new();
     for (version, answer) in answers.into_iter().flatten() {
