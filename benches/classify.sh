@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Times train + eval on 20 Newsgroups with bowline and with scikit-learn (TfidfVectorizer +
 # LinearSVC, and + MultinomialNB) on the same files, side by side in one hyperfine run, and prints
-# the ratios. Needs hyperfine and python3; scikit-learn goes into a virtualenv under target/.
+# the ratios. Both sides are timed as whole processes (bowline's train and eval, scikit-learn's
+# script); the same run times Python's start-up with the script's imports, printed beside each
+# ratio. Needs hyperfine and python3; scikit-learn goes into a virtualenv under target/.
 #
 #   benches/classify.sh [NEWS_ROOT]      (default: ../shared/corpora/20news-bydate)
 set -euo pipefail
@@ -11,11 +13,15 @@ bowline=target/release/bowline
 run_bowline() {  # classifier
     echo "$bowline train $news/train -o $out/$1.model -q --classifier $1 2>/dev/null && $bowline eval $out/$1.model $news/test -q --json > $out/$1.json 2>/dev/null"
 }
+echo "setup: whole processes; threads: bowline $cores (all cores), scikit-learn 1 (LinearSVC and" \
+    "MultinomialNB take no n_jobs); features: each side's defaults (bowline stemmed words and" \
+    "word pairs, scikit-learn words); scikit-learn $sklearn_version"
 hyperfine --warmup 1 --runs "${RUNS:-5}" --export-json "$out/times.json" \
     -n bowline-svm "$(run_bowline svm)" \
     -n sklearn-svm "cd benches && ../$venv/bin/python sklearn_classify.py svm ../$news/train ../$news/test 2>/dev/null" \
     -n bowline-mnb "$(run_bowline mnb)" \
-    -n sklearn-mnb "cd benches && ../$venv/bin/python sklearn_classify.py mnb ../$news/train ../$news/test 2>/dev/null"
+    -n sklearn-mnb "cd benches && ../$venv/bin/python sklearn_classify.py mnb ../$news/train ../$news/test 2>/dev/null" \
+    -n sklearn-start-up "$(startup sklearn_classify)"
 for kind in svm mnb; do
     echo "bowline $kind accuracy: $(grep -m1 '"accuracy"' "$out/$kind.json")"
     (cd benches && "../$venv/bin/python" sklearn_classify.py "$kind" "../$news/train" "../$news/test")
@@ -23,7 +29,9 @@ done
 "$venv/bin/python" - "$out/times.json" <<'PY'
 import json, sys
 runs = {r["command"]: r["mean"] for r in json.load(open(sys.argv[1]))["results"]}
+start = runs["sklearn-start-up"]
 for kind in ("svm", "mnb"):
     b, s = runs[f"bowline-{kind}"], runs[f"sklearn-{kind}"]
-    print(f"{kind}: bowline {b:.2f} s, scikit-learn {s:.2f} s: {s / b:.2f}x")
+    print(f"{kind}: bowline {b:.2f} s, scikit-learn {s:.2f} s (of which {start:.2f} s Python "
+          f"start-up and imports): {s / b:.2f}x, whole processes")
 PY

@@ -5,12 +5,15 @@ folder (nothing of the corpora is committed):
   number, the split tests/classify_shared.rs uses;
 - reuters-train.jsonl, reuters-test.jsonl: Reuters-21578 ModApte, the documents with exactly one
   label, as {"id", "label", "text"};
-- amazon-K-train.tsv, amazon-K-test.tsv (and imdb), K = 1..5: stratified 5-fold splits of the
-  sentiment sentences, shuffled with seed 0 (scikit-learn's StratifiedKFold), so that bowline and
-  scikit-learn see the same folds.
+- amazon-train.tsv, amazon-test.tsv (and imdb): the sentiment sentences split 70/30, stratified:
+  within each label, the 30% of lines with the smallest SHA-256 of their text are held out as the
+  test part, so that a sentence the corpus repeats falls on one side only. benches/defaults.py
+  chooses bowline's defaults on the training part alone, so that benches/compare.py can score
+  those defaults on sentences that choosing them never saw.
 
     python benches/corpora.py OUT_DIR
 """
+import hashlib
 import json
 import os
 import sys
@@ -51,20 +54,29 @@ def reuters(out):
                     f.write(json.dumps(row) + "\n")
 
 
-def sentiment(out):
-    from sklearn.model_selection import StratifiedKFold
+# The share of each sentiment corpus held out from choosing the defaults.
+HELD_OUT = 0.3
 
+
+def sentiment(out):
     for name in ["amazon", "imdb"]:
         with open(f"{SHARED}/sentiment-sentences/{name}.tsv", encoding="utf-8") as f:
-            rows = [line.split("\t", 1) for line in f.read().splitlines()[1:]]
-        labels = [label for label, _ in rows]
-        folds = StratifiedKFold(n_splits=5, shuffle=True, random_state=0)
-        for k, (train, test) in enumerate(folds.split(rows, labels), start=1):
-            for part, index in [("train", train), ("test", test)]:
-                path = os.path.join(out, f"{name}-{k}-{part}.tsv")
-                with open(path, "w", encoding="utf-8") as f:
-                    f.write("label\ttext\n")
-                    f.write("".join(f"{rows[i][0]}\t{rows[i][1]}\n" for i in index))
+            lines = f.read().splitlines()
+        by_label = {}
+        for number, line in enumerate(lines):
+            if number > 0:
+                by_label.setdefault(line.split("\t", 1)[0], []).append(number)
+        # Held out per label, so that the test part keeps the classes' proportions exactly; ties
+        # (repeated sentences) are broken by the line number, so the split is fixed.
+        held_out = set()
+        for numbers in by_label.values():
+            numbers.sort(key=lambda n: (hashlib.sha256(lines[n].encode()).digest(), n))
+            held_out.update(numbers[:round(len(numbers) * HELD_OUT)])
+        for part in ["train", "test"]:
+            chosen = [lines[n] for n in range(1, len(lines)) if (n in held_out) == (part == "test")]
+            with open(os.path.join(out, f"{name}-{part}.tsv"), "w", encoding="utf-8") as f:
+                f.write("label\ttext\n")
+                f.write("".join(line + "\n" for line in chosen))
 
 
 def main():

@@ -7,10 +7,12 @@ min-df, the kind's parameter, and for the SVM the weight of word pairs), runs `b
     20news    20 Newsgroups bydate, train/ only                      (topics)
     sms       the SMS Spam Collection, the 70% training part         (short messages)
     reuters   Reuters-21578 ModApte train, one-label documents       (news)
-    amazon    the amazon sentiment sentences, all (no split exists)  (short opinions)
-    imdb      the imdb sentiment sentences, all                      (short opinions)
+    amazon    the amazon sentiment sentences, the 70% training part  (short opinions)
+    imdb      the imdb sentiment sentences, the 70% training part    (short opinions)
 
-No test split is read. Each candidate gets its rank on each corpus (1 = best accuracy; accuracies
+No test split is read. The sentiment corpora have none of their own, so benches/corpora.py holds
+out a stratified 30% of each (by a hash of each sentence), which this script never reads and
+benches/compare.py scores the chosen defaults on. Each candidate gets its rank on each corpus (1 = best accuracy; accuracies
 equal to four decimals share their mean rank); the default is the candidate with the best mean
 rank over the five (ties: the higher mean accuracy). Writes benches/defaults.md (every
 candidate's accuracies; a run for some kinds keeps the other kinds' tables) and prints the
@@ -18,7 +20,8 @@ chosen settings.
 
 The SVM's C stops at 3. Above it, accuracy is flat and training slows: with the chosen analysis,
 5-fold CV's mean over the five corpora is 0.9075 at C 3, 0.9070 at 10 and 0.9074 at 30, while
-training on 20news train takes 3.4, 5.1 and 11.2 s (33.9 s at 100).
+training on 20news train takes 3.4, 5.1 and 11.2 s (33.9 s at 100). (Those accuracies were
+measured when amazon and imdb were read whole, before their 30% was held out.)
 
     python benches/defaults.py [KIND ...]      # KIND: svm mnb cnb bnb knn (default: all)
 
@@ -37,8 +40,8 @@ CORPORA = {
     "20news": "../shared/corpora/20news-bydate/train",
     "sms": f"{DATA}/sms-train.tsv",
     "reuters": f"{DATA}/reuters-train.jsonl",
-    "amazon": "../shared/corpora/sentiment-sentences/amazon.tsv",
-    "imdb": "../shared/corpora/sentiment-sentences/imdb.tsv",
+    "amazon": f"{DATA}/amazon-train.tsv",
+    "imdb": f"{DATA}/imdb-train.tsv",
 }
 ANALYSIS = {
     "stop": ["english", "none"],
@@ -82,7 +85,9 @@ def flags(candidate):
 
 
 def key_of(kind, corpus, candidate):
-    return json.dumps([kind, corpus, candidate], sort_keys=True)
+    # Keyed by the file rather than the corpus's name, so that a cache written when amazon and
+    # imdb were read whole is not taken for their training parts.
+    return json.dumps([kind, CORPORA[corpus], candidate], sort_keys=True)
 
 
 def cv(kind, corpus, candidate, cache):
@@ -106,8 +111,9 @@ def label(candidate):
 
 def tied_ranks(accuracies):
     """Rank 1 for the best. Accuracies equal to four decimals tie and share their mean rank: the
-    sentiment corpora's fold means are multiples of 0.001, so their ties are real, and beyond
-    four decimals two means differ only by floating-point rounding."""
+    sentiment corpora's fold means are multiples of 1/700 (five folds of 140 sentences), so
+    their ties are real, and beyond four decimals two means differ only by floating-point
+    rounding."""
     rounded = [round(a, 4) for a in accuracies]
     return [sum(b > a for b in rounded) + (sum(b == a for b in rounded) + 1) / 2
             for a in rounded]
@@ -160,7 +166,9 @@ def main():
               f"mean accuracy {-rows[0][1]:.4f})")
     header = ("# Candidate defaults by 5-fold cross-validation on training data\n\n"
               "Written by `benches/defaults.py`; the method is in benches/README.md. "
-              "Accuracy is the mean over the folds; rank 1 is each kind's default.\n\n")
+              "Accuracy is the mean over the folds; rank 1 is each kind's default. amazon and "
+              "imdb are their 70% training parts (`benches/corpora.py`); the other 30% is held "
+              "out for `benches/compare.py`.\n\n")
     with open("benches/defaults.md", "w") as f:
         f.write(header + "\n".join(sections[kind] for kind in PARAMETER if kind in sections))
 

@@ -8,6 +8,12 @@ Vectorizes with TfidfVectorizer(sublinear_tf=True, stop_words="english"), takes 
 best features by chi2 on the training part, then adds STEPS features one at a time, each the one
 whose MultinomialNB(alpha=0.05) scores best on the dev part. Prints the dev accuracy of the
 selected features and the time spent selecting.
+
+It runs on one core (n_jobs=1), while bowline uses every core: SequentialFeatureSelector's n_jobs
+runs the folds of each candidate's cross-validation in parallel, and a PredefinedSplit has one
+fold, so more jobs have nothing to share and only hand each candidate to a worker process (on
+120 posts of a loaded machine, 20 steps over 300 candidates took 247 s with n_jobs=2 and 129 s
+with n_jobs=1).
 """
 import sys
 import time

@@ -2,7 +2,11 @@
 MultinomialNB(alpha=0.01) trained on a label<TAB>text file, behind FastAPI, with bowline's request
 and response shape (POST /v1/models/sms/classify {"texts": [...]}).
 
-    uvicorn --app-dir benches sklearn_serve:app    (TRAIN names the training TSV)
+    uvicorn --app-dir benches sklearn_serve:app --workers N --http httptools --loop uvloop
+                                                   (TRAIN names the training TSV)
+
+benches/serve.sh runs it as deployed: uvicorn[standard]'s httptools parser and uvloop event loop,
+one worker process per core, each worker training its own copy of the model when it starts.
 """
 import csv
 import os

@@ -60,4 +60,6 @@ def main():
     print(f"scikit-learn stats: {time.time() - started:.2f} s", file=sys.stderr)
 
 
-main()
+# Guarded so that benches/stats.sh can time this script's imports alone.
+if __name__ == "__main__":
+    main()

@@ -5,6 +5,10 @@ none --ngrams 1 --tf count --idf none --norm none --min-df 1 --alpha 0.01`, whic
 in (it has no stemmer and no sublinear tf). Run by benches/spark.sh.
 
     python benches/spark_nb.py CORPUS.jsonl THREADS
+    python benches/spark_nb.py --start-only THREADS
+
+--start-only starts the same session and stops it: the JVM and Spark start-up that benches/spark.sh
+times alike and prints beside the whole-process ratio.
 """
 import sys
 import time
@@ -24,6 +28,9 @@ spark = (
     .getOrCreate()
 )
 spark.sparkContext.setLogLevel("ERROR")
+if path == "--start-only":
+    spark.stop()
+    sys.exit(0)
 started = time.perf_counter()
 schema = StructType([StructField(name, StringType()) for name in ("id", "label", "text")])
 docs = spark.read.schema(schema).json(path)

@@ -6,6 +6,8 @@
 #
 #   benches/stream.sh [CORPORA]      (default: ../shared/corpora)
 #
+# Both sides are timed as whole processes (start, load the model, classify every line, exit);
+# the same run times Python's start-up with the script's imports, printed beside each ratio.
 # Needs hyperfine and python3; scikit-learn goes into a virtualenv under target/. The inputs
 # (about 1.2 GB) are written to a temporary folder and removed afterwards.
 set -euo pipefail
@@ -45,21 +47,27 @@ $bowline train "$news_train" -o "$out/news.model" --classifier mnb -q 2>/dev/nul
 "$venv/bin/python" benches/sklearn_stream.py fit "$news_train" "$out/news.pickle"
 
 py="$venv/bin/python benches/sklearn_stream.py classify"
+echo "setup: whole processes; threads: bowline $cores (all cores), scikit-learn 1 (predict_proba" \
+    "takes no n_jobs); features: each side's defaults (bowline stemmed words and word pairs," \
+    "scikit-learn words), scikit-learn in batches of 1,000 lines; scikit-learn $sklearn_version"
 hyperfine --warmup 1 --runs "${RUNS:-5}" --export-json "$out/times.json" \
     -n bowline-sms "$bowline classify $out/sms.model -q < $out/sms.txt > /dev/null" \
     -n sklearn-sms "$py $out/sms.pickle < $out/sms.txt > /dev/null" \
     -n bowline-news "$bowline classify $out/news.model -q < $out/news.txt > /dev/null" \
-    -n sklearn-news "$py $out/news.pickle < $out/news.txt > /dev/null"
+    -n sklearn-news "$py $out/news.pickle < $out/news.txt > /dev/null" \
+    -n sklearn-start-up "$(startup sklearn_stream)"
 lines=$(wc -l < "$out/sms.txt")
 bytes=$(wc -c < "$out/news.txt")
 "$venv/bin/python" - "$out/times.json" "$lines" "$bytes" <<'PY'
 import json, sys
 runs = {r["command"]: r["mean"] for r in json.load(open(sys.argv[1]))["results"]}
 lines, size = int(sys.argv[2]), int(sys.argv[3]) / 1e6
+start = runs["sklearn-start-up"]
 for name, unit, amount in (("sms", "lines/s", lines), ("news", "MB/s", size)):
     b, s = runs[f"bowline-{name}"], runs[f"sklearn-{name}"]
-    print(f"{name}: bowline {amount / b:,.0f} {unit}, scikit-learn {amount / s:,.0f} {unit}: "
-          f"{s / b:.1f}x")
+    print(f"{name}: bowline {amount / b:,.0f} {unit} ({b:.2f} s), scikit-learn "
+          f"{amount / s:,.0f} {unit} ({s:.2f} s, of which {start:.2f} s Python start-up and "
+          f"imports): {s / b:.1f}x, whole processes")
 PY
 peak() { /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -n 1; }
 small=$(peak sh -c "$bowline classify $out/news.model -q < $out/news.txt")

@@ -118,6 +118,10 @@ struct Pending {
 
 impl Pending {
     fn commit(mut self) -> std::io::Result<()> {
+        // A file replaced keeps its permission bits: a model made private stays private.
+        if let Ok(old) = std::fs::metadata(&self.target) {
+            self.file.set_permissions(old.permissions())?;
+        }
         // A rename of unsynced data could survive a power cut as an empty file.
         self.file.sync_all()?;
         let name = match self.name.take() {
@@ -206,29 +210,71 @@ pub(crate) fn resolve_links(path: &Path) -> Result<PathBuf> {
     Err(Error::input(path, "too many levels of symbolic links"))
 }
 
-/// Refuses to write `output` when it is one of `inputs` (the same file, by any name): a run
-/// must never replace what it reads. Missing files are not the same as anything.
+/// Checks, before any work, that `output` can be written and is none of `inputs`: its folder
+/// exists and can be written in, and it is neither one of `inputs` (the same file, by any name)
+/// nor inside an input folder, since a run must never replace or add to what it reads. `-` is
+/// stdout, and a device or a pipe is written in place, so only their being an input matters.
 pub fn refuse_overwriting_inputs(output: &Path, inputs: &[&Path]) -> Result<()> {
     if output == Path::new("-") {
         return Ok(());
     }
-    let Ok(out) = std::fs::metadata(output) else {
-        return Ok(());
-    };
+    let target = resolve_links(output)?;
+    let meta = std::fs::metadata(&target).ok();
+    if meta.as_ref().is_none_or(std::fs::Metadata::is_file) {
+        check_folder(output, &target)?;
+    }
     for input in inputs {
-        if let Ok(meta) = std::fs::metadata(input) {
-            if same_file(&out, &meta) {
-                return Err(Error::input(
-                    output,
-                    format!(
-                        "is also the input {}; write the output elsewhere",
-                        input.display()
-                    ),
-                ));
-            }
+        let Ok(input_meta) = std::fs::metadata(input) else {
+            continue;
+        };
+        let same = meta
+            .as_ref()
+            .is_some_and(|meta| same_file(meta, &input_meta));
+        if same || (input_meta.is_dir() && is_inside(&target, input)) {
+            let relation = if same { "is also" } else { "is inside" };
+            return Err(Error::input(
+                output,
+                format!(
+                    "{relation} the input {}; write the output elsewhere",
+                    input.display()
+                ),
+            ));
         }
     }
     Ok(())
+}
+
+/// The folder `target` is to be written in exists, is a folder, and may be written in.
+fn check_folder(output: &Path, target: &Path) -> Result<()> {
+    let folder = folder(target);
+    match std::fs::metadata(folder) {
+        Ok(meta) if meta.is_dir() => {}
+        Ok(_) => {
+            return Err(Error::input(
+                output,
+                format!("{} is not a folder", folder.display()),
+            ))
+        }
+        Err(_) => {
+            let message = format!("its folder {} does not exist", folder.display());
+            return Err(Error::input(output, message));
+        }
+    }
+    // A file created and dropped unnamed leaves no trace; where there are no unnamed files, a
+    // named probe is created and removed.
+    let probe = create_temp(target).and_then(|(file, name)| {
+        drop(file);
+        name.map_or(Ok(()), std::fs::remove_file)
+    });
+    probe.map_err(|e| Error::input(output, format!("cannot write in {}: {e}", folder.display())))
+}
+
+/// Whether `target` lies inside the folder `dir`, both with their links followed.
+fn is_inside(target: &Path, dir: &Path) -> bool {
+    let (Ok(dir), Ok(parent)) = (dir.canonicalize(), folder(target).canonicalize()) else {
+        return false;
+    };
+    parent.starts_with(dir)
 }
 
 #[cfg(unix)]

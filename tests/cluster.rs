@@ -270,20 +270,17 @@ fn kill_process_1(processes: &mut Processes, model: &Path) {
 }
 
 /// `bowline train` in cluster mode with `extra` arguments fails with status 2 and `message`.
+/// No model is written.
 fn refused(extra: &[&str], message: &str) {
-    let mut args = vec![
-        "train",
-        "corpora",
-        "-o",
-        "/nonexistent/model",
-        "--classifier",
-        "mnb",
-    ];
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("model");
+    let mut args = vec!["train", "corpora", "-o", arg(&model), "--classifier", "mnb"];
     args.extend(EXACT);
     args.extend(extra);
     let (code, _, stderr) = outcome(&bowline(&args, b""));
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains(message), "{message:?} not in {stderr}");
+    assert!(!model.exists());
 }
 
 #[test]
@@ -326,14 +323,8 @@ fn a_process_that_never_comes_is_named_after_the_connect_timeout() {
     let dir = tempfile::tempdir().unwrap();
     let hosts = host_file(dir.path(), 2);
     for (me, message) in [("0", "process 1 at"), ("1", "process 0 at")] {
-        let mut args = vec![
-            "train",
-            "corpora",
-            "-o",
-            "/nonexistent/model",
-            "--classifier",
-            "mnb",
-        ];
+        let model = dir.path().join("model");
+        let mut args = vec!["train", "corpora", "-o", arg(&model), "--classifier", "mnb"];
         args.extend(EXACT);
         args.extend([
             "--hostfile",
@@ -355,6 +346,7 @@ fn a_process_that_never_comes_is_named_after_the_connect_timeout() {
             "{stderr}"
         );
         assert!(stdout.is_empty(), "nothing on stdout: {stdout}");
+        assert!(!model.exists());
     }
 }
 
