@@ -17,7 +17,7 @@ use std::ops::Range;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::multilabel::{HeldOutScores, LabelSets};
+use super::label_sets::{HeldOutScores, LabelSets};
 use super::platt::Sigmoid;
 use super::reservoir::{KeptRow, Reservoir};
 use crate::error::{Error, Result};

@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::multilabel::LabelSets;
+use super::label_sets::LabelSets;
 use crate::error::{Error, Result};
 use crate::packed::Table;
 use crate::vectorize::Matrix;
