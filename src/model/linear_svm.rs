@@ -261,7 +261,7 @@ impl LinearSvm {
         let solutions = solve_classes(x, Targets::Single(labels), &params, starts, 0)?;
         let mut reservoir = Reservoir::new(params.reservoir, params.seed);
         keep_rows(&mut reservoir, x, labels, &solutions, 0);
-        let parts = objective::solution_parts(&solutions, &params);
+        let parts = dual::solution_parts(&solutions, &params);
         let svm = LinearSvm::solved(params, x.cols(), reservoir, solutions);
         Ok((svm, parts))
     }
