@@ -13,7 +13,7 @@
 
 use std::ops::Range;
 
-use super::{Convergence, Loss, SvmParams, Targets};
+use super::params::{Convergence, Loss, SvmParams, Targets};
 use crate::error::Result;
 use crate::model::random::SplitMix;
 use crate::prefetch::prefetch;
