@@ -6,7 +6,7 @@ use std::io::Read;
 use std::path::Path;
 use std::sync::Arc;
 
-use super::{Entry, Skip};
+use super::entry::{Entry, Skip};
 use crate::error::Error;
 
 /// Documents longer than this (16 MiB) are truncated unless `--max-doc-bytes` says otherwise.

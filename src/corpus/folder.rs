@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use walkdir::WalkDir;
 
-use super::{Document, Entries, Entry};
+use super::entry::{Document, Entries, Entry};
 use crate::error::{Error, Result};
 
 /// Hidden files and folders (names starting with `.`) are editor and VCS litter, not documents.

@@ -12,7 +12,8 @@ use std::sync::Arc;
 use serde::Deserialize;
 
 use super::decode::{decode, load_line};
-use super::{Document, Entries, Entry, InputFormat, ReadOptions};
+use super::entry::{Document, Entries, Entry};
+use super::options::{InputFormat, ReadOptions};
 use crate::error::{Error, Result};
 
 /// Opens a file, or stdin for `-`, as a buffered byte reader.

@@ -27,9 +27,6 @@
 //!   except for a document with no neighbour, whose vote is the class's share of the training
 //!   documents: all bias.
 
-use super::multilabel::PerLabel;
-use super::Classifier;
-
 /// A class's score taken apart: `bias` plus the sum of `terms`' contributions is `score`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Attribution {
@@ -57,42 +54,5 @@ impl Attribution {
     /// The bias plus every contribution: the score, up to rounding.
     pub fn total(&self) -> f64 {
         self.bias + self.terms.iter().map(|t| t.1).sum::<f64>()
-    }
-}
-
-impl Classifier {
-    /// Takes class `class`'s score of one weighted row apart (see the [module](self)
-    /// documentation). Columns beyond the model's features are left out, as scoring ignores them.
-    /// `class` must be one of the classifier's classes (it panics otherwise, as indexing does).
-    pub fn attribute(&self, indices: &[u32], values: &[f64], class: usize) -> Attribution {
-        match self {
-            Classifier::NaiveBayes(nb) => nb.attribute(indices, values, class),
-            Classifier::Svm(svm) => svm.attribute(indices, values, class),
-            Classifier::Knn(knn) => knn.attribute(indices, values, class),
-            Classifier::MultiLabel(multi) => match &multi.scorer {
-                PerLabel::Svm(svm) => svm.attribute(indices, values, class),
-                PerLabel::NaiveBayes(nb) => nb.attribute(indices, values, class),
-            },
-            Classifier::Selected(selected) => {
-                // Selected columns are numbered in vocabulary order, so `kept` is sorted by both.
-                let kept: Vec<(u32, u32, f64)> = indices
-                    .iter()
-                    .zip(values)
-                    .filter_map(|(&j, &v)| match selected.columns.get(j as usize) {
-                        Some(&c) if c != u32::MAX => Some((c, j, v)),
-                        _ => None,
-                    })
-                    .collect();
-                let columns: Vec<u32> = kept.iter().map(|t| t.0).collect();
-                let weights: Vec<f64> = kept.iter().map(|t| t.2).collect();
-                let mut inner = selected.inner.attribute(&columns, &weights, class);
-                for term in &mut inner.terms {
-                    if let Ok(at) = columns.binary_search(&term.0) {
-                        term.0 = kept[at].1;
-                    }
-                }
-                inner
-            }
-        }
     }
 }

@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::explain::Attribution;
 use super::multilabel::{BinaryNb, LabelSets, MultiLabel, MultiLabelClassifier, PerLabel};
 use super::naive_bayes::loo::sampled;
 use super::{
@@ -395,6 +396,42 @@ impl Classifier {
         };
         if !calibrated {
             normalize_log_probabilities(scores);
+        }
+    }
+
+    /// Takes class `class`'s score of one weighted row apart (see the [`explain`](super::explain)
+    /// module's documentation). Columns beyond the model's features are left out, as scoring
+    /// ignores them. `class` must be one of the classifier's classes (it panics otherwise, as
+    /// indexing does).
+    pub fn attribute(&self, indices: &[u32], values: &[f64], class: usize) -> Attribution {
+        match self {
+            Classifier::NaiveBayes(nb) => nb.attribute(indices, values, class),
+            Classifier::Svm(svm) => svm.attribute(indices, values, class),
+            Classifier::Knn(knn) => knn.attribute(indices, values, class),
+            Classifier::MultiLabel(multi) => match &multi.scorer {
+                PerLabel::Svm(svm) => svm.attribute(indices, values, class),
+                PerLabel::NaiveBayes(nb) => nb.attribute(indices, values, class),
+            },
+            Classifier::Selected(selected) => {
+                // Selected columns are numbered in vocabulary order, so `kept` is sorted by both.
+                let kept: Vec<(u32, u32, f64)> = indices
+                    .iter()
+                    .zip(values)
+                    .filter_map(|(&j, &v)| match selected.columns.get(j as usize) {
+                        Some(&c) if c != u32::MAX => Some((c, j, v)),
+                        _ => None,
+                    })
+                    .collect();
+                let columns: Vec<u32> = kept.iter().map(|t| t.0).collect();
+                let weights: Vec<f64> = kept.iter().map(|t| t.2).collect();
+                let mut inner = selected.inner.attribute(&columns, &weights, class);
+                for term in &mut inner.terms {
+                    if let Ok(at) = columns.binary_search(&term.0) {
+                        term.0 = kept[at].1;
+                    }
+                }
+                inner
+            }
         }
     }
 

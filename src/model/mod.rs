@@ -13,6 +13,7 @@ pub mod info;
 pub mod inspect;
 pub mod kinds;
 pub mod knn;
+mod label_sets;
 pub mod linear_svm;
 pub mod merge;
 pub mod multilabel;

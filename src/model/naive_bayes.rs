@@ -11,12 +11,12 @@ use std::sync::OnceLock;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::multilabel::LabelSets;
+use super::label_sets::LabelSets;
 use crate::error::{Error, Result};
-use crate::packed::Table;
 use crate::vectorize::Matrix;
 use scorer::feature_totals;
 pub use scorer::SparseScorer;
+pub use sums::ClassSums;
 
 /// Which naive Bayes event model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -87,41 +87,6 @@ pub enum Priors {
     Uniform,
     /// Given by the user, one per class, normalized to sum to 1.
     Given(Vec<f64>),
-}
-
-/// One class's feature sums, sparse: most terms never occur in most classes.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct ClassSums {
-    /// Feature ids, ascending.
-    pub indices: Table<u32>,
-    /// The sum of each feature over the class's rows (for Bernoulli, its document count).
-    pub values: Table<f64>,
-}
-
-impl ClassSums {
-    /// Adds `(feature, value)` pairs, in row order, to these sums.
-    pub(super) fn merge(&mut self, pairs: Vec<(u32, f64)>) {
-        let (mut indices, mut values) = (self.indices.to_mut(), self.values.to_mut());
-        let mut all: Vec<(u32, f64)> = indices.drain(..).zip(values.drain(..)).collect();
-        all.extend(pairs);
-        // A stable sort keeps each feature's values in row order, so the sums are added in the
-        // same order however the rows were split between calls.
-        all.sort_by_key(|&(j, _)| j);
-        for (j, value) in all {
-            match (indices.last(), values.last_mut()) {
-                (Some(&last), Some(sum)) if last == j => *sum += value,
-                _ => {
-                    indices.push(j);
-                    values.push(value);
-                }
-            }
-        }
-    }
-
-    /// The sum of every feature's values.
-    pub fn total(&self) -> f64 {
-        self.values.iter().sum()
-    }
 }
 
 /// Scratch space for adding rows to one class's sums at a time: a slot per feature, and the
@@ -518,6 +483,7 @@ mod explain;
 pub mod loo;
 mod online;
 mod scorer;
+mod sums;
 pub use online::OnlineNb;
 
 #[cfg(test)]

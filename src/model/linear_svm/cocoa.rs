@@ -22,8 +22,7 @@ use std::ops::Range;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::dual::{loss_constants, Pass, Progress, Rows, LANES};
-use super::objective::alpha_part;
+use super::dual::{alpha_part, loss_constants, Pass, Progress, Rows, LANES};
 use super::{Convergence, LinearSvm, Loss, SvmParams, Targets};
 use crate::error::{Error, Result};
 use crate::model::random::SplitMix;

@@ -13,7 +13,7 @@
 
 use std::ops::Range;
 
-use super::{Convergence, Loss, SvmParams, Targets};
+use super::params::{Convergence, Loss, SvmParams, Targets};
 use crate::error::Result;
 use crate::model::random::SplitMix;
 use crate::prefetch::prefetch;
@@ -336,6 +336,25 @@ pub(super) fn loss_constants(params: &SvmParams) -> (f64, f64) {
         Loss::Hinge => (params.c, 0.0),
         Loss::SquaredHinge => (f64::INFINITY, 0.5 / params.c),
     }
+}
+
+/// Σα − ½·`diagonal`·Σα² over the dual variables `alpha` of one class.
+pub(super) fn alpha_part(alpha: impl Iterator<Item = f64>, diagonal: f64) -> f64 {
+    let (sum, squares) = alpha.fold((0.0, 0.0), |(s, q), a| (s + a, q + a * a));
+    sum - 0.5 * diagonal * squares
+}
+
+/// Each class's Σα − ½·D·Σα² over the rows of the groups' solutions.
+pub(super) fn solution_parts(solutions: &[Solution], params: &SvmParams) -> Vec<f64> {
+    let diagonal = loss_constants(params).1;
+    let parts = solutions.iter().flat_map(|solution| {
+        let k = solution.classes.len();
+        (0..k).map(move |c| {
+            let alpha = solution.alpha.iter().skip(c).step_by(k).copied();
+            alpha_part(alpha, diagonal)
+        })
+    });
+    parts.collect()
 }
 
 /// The loss's constants and the state of the group's lanes.

@@ -17,7 +17,7 @@
 use std::ops::Range;
 
 use super::dual::{descend, solution, Rows, Solution, LANES};
-use super::SvmParams;
+use super::params::SvmParams;
 
 /// Solves the problems of `classes` on every row with `params`, then, for each of `folds`
 /// folds (`fold[i]` is row i's), the problem of the rows outside it with `fold_params`, from the

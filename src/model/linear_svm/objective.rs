@@ -5,7 +5,6 @@
 //! D = 1/(2C) for the squared hinge (0 for the hinge): at the optimum it equals the primal
 //! objective, ½‖w‖² + C·Σ loss, and below it every feasible α gives less.
 
-use super::dual::{loss_constants, Solution};
 use super::{LinearSvm, SvmParams};
 use crate::error::Result;
 use crate::vectorize::Matrix;
@@ -36,23 +35,4 @@ impl LinearSvm {
             .map(|(part, norm)| part - 0.5 * norm)
             .collect()
     }
-}
-
-/// Σα − ½·`diagonal`·Σα² over the dual variables `alpha` of one class.
-pub(super) fn alpha_part(alpha: impl Iterator<Item = f64>, diagonal: f64) -> f64 {
-    let (sum, squares) = alpha.fold((0.0, 0.0), |(s, q), a| (s + a, q + a * a));
-    sum - 0.5 * diagonal * squares
-}
-
-/// Each class's Σα − ½·D·Σα² over the rows of the groups' solutions.
-pub(super) fn solution_parts(solutions: &[Solution], params: &SvmParams) -> Vec<f64> {
-    let diagonal = loss_constants(params).1;
-    let parts = solutions.iter().flat_map(|solution| {
-        let k = solution.classes.len();
-        (0..k).map(move |c| {
-            let alpha = solution.alpha.iter().skip(c).step_by(k).copied();
-            alpha_part(alpha, diagonal)
-        })
-    });
-    parts.collect()
 }

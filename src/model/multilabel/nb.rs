@@ -13,8 +13,8 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
-use super::LabelSets;
 use crate::error::{Error, Result};
+use crate::model::label_sets::LabelSets;
 use crate::model::naive_bayes::{ClassSums, NaiveBayes, NbKind, Priors, SparseScorer};
 use crate::vectorize::Matrix;
 

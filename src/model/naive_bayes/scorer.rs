@@ -9,7 +9,7 @@
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::ClassSums;
+use super::sums::ClassSums;
 use crate::packed::{Table, Word};
 
 /// score_c = bias_c + scale_c · (Σ_j x_j base_j + slope_c Σ_j x_j + Σ_j x_j delta_cj), with the
