@@ -178,3 +178,35 @@ fn the_same_file_in_two_class_folders_is_one_document_with_two_labels() {
     let exported: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(exported["documents"], 5, "{}", exported["documents"]);
 }
+
+#[test]
+fn a_corpus_of_empty_files_trains_no_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("c");
+    write_tree(
+        &corpus,
+        &[("a/1.txt", b""), ("b/2.txt", b""), ("a/3.txt", b"")],
+    );
+    let model = dir.path().join("m.model");
+    let (code, _, stderr) = outcome(&bowline(&["train", arg(&corpus), "-o", arg(&model)], b""));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("the 3 documents hold no terms"), "{stderr}");
+    assert!(!model.exists());
+}
+
+#[test]
+fn a_utf16_file_with_a_byte_order_mark_is_read_as_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = bundled_model(dir.path());
+    let file = dir.path().join("note.txt");
+    let text = "the rocket reached orbit around the moon";
+    let bytes: Vec<u8> = [0xFF, 0xFE]
+        .into_iter()
+        .chain(text.encode_utf16().flat_map(u16::to_le_bytes))
+        .collect();
+    std::fs::write(&file, bytes).unwrap();
+    let (code, stdout, stderr) = outcome(&bowline(&["classify", arg(&model), arg(&file)], b""));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("0 binary skipped"), "{stderr}");
+    assert_eq!(stdout.split('\t').nth(1), Some("space"), "{stdout}");
+}

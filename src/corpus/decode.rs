@@ -74,6 +74,11 @@ pub(super) fn load(entry: &mut Entry, path: &Path, max_doc_bytes: u64) {
             return;
         }
     };
+    // UTF-16 text has NUL bytes in every ASCII character: its byte-order mark says it is text.
+    if let Some(encoding) = utf16(&bytes) {
+        load_utf16(entry, bytes, encoding, (size, max_doc_bytes));
+        return;
+    }
     let sniff = &bytes[..bytes.len().min(BINARY_SNIFF_BYTES)];
     if sniff.contains(&0) {
         entry.skip = Some(Skip::Binary);
@@ -87,6 +92,31 @@ pub(super) fn load(entry: &mut Entry, path: &Path, max_doc_bytes: u64) {
     let (text, fallback) = decode(bytes);
     entry.doc.text = text;
     entry.decoded_windows_1252 = fallback;
+}
+
+/// The UTF-16 encoding a byte-order mark at the start of `bytes` names, if there is one.
+fn utf16(bytes: &[u8]) -> Option<&'static encoding_rs::Encoding> {
+    match bytes {
+        [0xFF, 0xFE, ..] => Some(encoding_rs::UTF_16LE),
+        [0xFE, 0xFF, ..] => Some(encoding_rs::UTF_16BE),
+        _ => None,
+    }
+}
+
+/// Fills `entry` with UTF-16 `bytes` decoded, cut to the size limit at a whole code unit.
+fn load_utf16(
+    entry: &mut Entry,
+    mut bytes: Vec<u8>,
+    encoding: &'static encoding_rs::Encoding,
+    (size, max_doc_bytes): (u64, u64),
+) {
+    if bytes.len() as u64 > max_doc_bytes {
+        entry.truncated_from = Some(size.max(bytes.len() as u64));
+        bytes.truncate(max_doc_bytes as usize & !1);
+    }
+    entry.bytes = bytes.len() as u64;
+    let (text, _) = encoding.decode_with_bom_removal(&bytes);
+    entry.doc.text = text.into_owned();
 }
 
 /// Decodes one line of a line-oriented input, applying the size limit; records on `entry`,
@@ -123,6 +153,32 @@ mod tests {
             decode(b"\xEF\xBB\xBFhi".to_vec()),
             ("hi".to_string(), false)
         );
+    }
+
+    #[test]
+    fn utf16_with_a_byte_order_mark_is_text() {
+        let dir = tempfile::tempdir().unwrap();
+        let little: Vec<u8> = [0xFF, 0xFE]
+            .into_iter()
+            .chain("héllo wörld".encode_utf16().flat_map(u16::to_le_bytes))
+            .collect();
+        let big: Vec<u8> = [0xFE, 0xFF]
+            .into_iter()
+            .chain("héllo wörld".encode_utf16().flat_map(u16::to_be_bytes))
+            .collect();
+        for (name, bytes) in [("le.txt", little), ("be.txt", big)] {
+            let path = dir.path().join(name);
+            std::fs::write(&path, &bytes).unwrap();
+            let entry = read_document_file(&path, DEFAULT_MAX_DOC_BYTES);
+            assert!(entry.is_document(), "{name}");
+            assert_eq!(entry.doc.text, "héllo wörld", "{name}");
+            // Cut to 7 bytes, the limit keeps 6: the mark and two whole characters.
+            let cut = read_document_file(&path, 7);
+            assert_eq!(
+                (cut.doc.text.as_str(), cut.truncated_from),
+                ("hé", Some(24))
+            );
+        }
     }
 
     #[test]
