@@ -15,9 +15,12 @@ runs=${RUNS:-1}
 cd "$(dirname "$0")/.."
 command -v hyperfine >/dev/null || { echo "install hyperfine (apt-get install hyperfine)" >&2; exit 1; }
 command -v java >/dev/null || { echo "install a JVM (apt-get install default-jre-headless)" >&2; exit 1; }
-if [ ! -x target/spark-venv/bin/python ]; then
+# PySpark's ML package needs numpy, which plain `pip install pyspark` leaves out; its `ml` extra
+# brings it.
+if [ ! -x target/spark-venv/bin/python ] ||
+    ! target/spark-venv/bin/python -c 'import pyspark.ml' 2>/dev/null; then
     python3 -m venv target/spark-venv
-    target/spark-venv/bin/pip install --quiet pyspark
+    target/spark-venv/bin/pip install --quiet 'pyspark[ml]'
 fi
 cargo build --release --quiet
 out=$(mktemp -d)
