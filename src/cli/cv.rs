@@ -1,18 +1,18 @@
 //! `bowline cv`: stratified k-fold cross-validation of a classifier on a labelled corpus.
 //!
-//! The work is [`Builder::cross_validate`]'s.
+//! The work is [`Cv`]'s (or, with `--tune`, the search's), the rendering `render::cv`'s.
 
 use std::path::PathBuf;
 
 use clap::Args;
 
-use super::log::ReadLog;
+use super::log::Logged;
 use super::train::ClassifierArgs;
 use super::tune::TuneArgs;
 use super::{AnalysisArgs, InputArgs, Outcome, RuntimeArgs, VocabularyArgs};
-use bowline::classifier::CvReport;
-use bowline::model::Kind;
-use bowline::{Result, Source};
+use bowline::jobs::cv::{CrossValidated, Cv};
+use bowline::render::cv::{cv_json, cv_text};
+use bowline::{Kind, Result};
 
 /// Flags of `bowline cv`.
 #[derive(Debug, Args)]
@@ -51,88 +51,38 @@ pub fn run(args: CvArgs) -> Result<Outcome> {
     let svm_seed = (kind == Kind::Svm).then_some(args.seed).flatten();
     let analysis = args.analysis.config_over(&kind.default_analysis())?;
     let config = args.weighting.config_over(&kind.default_vectorizer())?;
-    let builder = args.model.builder(kind, analysis, config, svm_seed)?;
-    let read = args.input.labelled_options()?;
-    let pipeline = args.runtime.start()?;
     let seed = args.seed.unwrap_or(1);
-    #[cfg(feature = "cluster")]
-    if let Some(cluster) = args.cluster.cluster()? {
-        if args.tune.tune {
-            return Err(bowline::Error::Config(
-                "cluster mode cross-validates given settings; --tune runs in one process".into(),
-            ));
-        }
-        let (corpus, runs) = (&args.corpus, (&read, &pipeline));
-        let folds = (args.folds, seed);
-        return super::cluster::run_logged(
-            &cluster,
-            (read.max_doc_bytes, args.runtime.quiet),
-            |note| bowline::cluster::cross_validate(&cluster, &builder, corpus, runs, folds, note),
-            |report| print(&report, &args, kind),
-        );
-    }
-    let mut log = ReadLog::new(read.max_doc_bytes);
-    let source = Source::open(&args.corpus, &read)?;
-    let mut reading = super::reading(pipeline, &mut log);
-    if args.tune.tune {
-        let progress = super::tune::progress_bar();
-        let outcome = builder.tune(
-            source,
-            &mut reading,
-            &args.tune.options(seed),
-            |done, planned| {
-                progress.set_length(planned as u64);
-                progress.set_position(done as u64);
-            },
-        )?;
-        progress.finish_and_clear();
-        drop(reading);
-        super::print_or_quiet(&super::tune::render(&outcome, args.json)?)?;
-        if !args.runtime.quiet {
-            eprintln!("bowline: {}", log.summary());
-        }
-        return Ok(log.outcome());
-    }
-    let report = builder.cross_validate(source, &mut reading, args.folds, seed)?;
-    drop(reading);
-    print(&report, &args, kind)?;
-    if !args.runtime.quiet {
-        eprintln!("bowline: {}", log.summary());
-    }
-    Ok(log.outcome())
-}
-
-/// Prints the report as a table or JSON.
-fn print(report: &CvReport, args: &CvArgs, kind: Kind) -> Result<()> {
-    let text = if args.json {
-        let json = serde_json::json!({
-            "classifier": kind.name(),
-            "folds": report.folds,
-            "accuracy": report.accuracy,
-            "macro_f1": report.macro_f1,
-        });
-        super::json_text(&json)?
-    } else {
-        table(report, args.folds)
+    let job = Cv {
+        builder: args.model.builder(kind, analysis, config, svm_seed)?,
+        corpus: args.corpus.clone(),
+        read: args.input.labelled_options()?,
+        pipeline: args.runtime.start()?,
+        folds: args.folds,
+        seed,
+        tune: args.tune.tune.then(|| args.tune.options(seed)),
     };
-    super::print_or_quiet(&text)
-}
-
-/// The folds' figures as a table, with their mean and spread.
-fn table(report: &CvReport, folds: usize) -> String {
-    let mut out = format!(
-        "{:>5}  {:>6}  {:>8}  {:>8}\n",
-        "fold", "docs", "accuracy", "macro-F1"
-    );
-    for r in &report.folds {
-        out += &format!(
-            "{:>5}  {:>6}  {:>8.4}  {:>8.4}\n",
-            r.fold, r.docs, r.accuracy, r.macro_f1
-        );
+    #[cfg(feature = "cluster")]
+    let placement = args.cluster.placement()?;
+    #[cfg(not(feature = "cluster"))]
+    let placement = bowline::jobs::Placement::Local;
+    let logged = Logged::new(job.read.max_doc_bytes, indicatif::ProgressBar::hidden());
+    let progress = match args.tune.tune {
+        true => super::tune::progress_bar(),
+        false => indicatif::ProgressBar::hidden(),
+    };
+    let found = job.run(&placement, logged.note(), |done, planned| {
+        progress.set_length(planned as u64);
+        progress.set_position(done as u64);
+    })?;
+    progress.finish_and_clear();
+    let shown = match found {
+        Some(CrossValidated::Folds(report)) if args.json => Some(cv_json(&report, kind)?),
+        Some(CrossValidated::Folds(report)) => Some(cv_text(&report, args.folds)),
+        Some(CrossValidated::Tuned(outcome)) => Some(super::tune::render(&outcome, args.json)?),
+        None => None,
+    };
+    if let Some(shown) = shown {
+        super::print_or_quiet(&shown)?;
     }
-    let (accuracy, macro_f1) = (report.accuracy, report.macro_f1);
-    out + &format!(
-        "\naccuracy {:.4} ± {:.4}, macro-F1 {:.4} ± {:.4} (mean ± standard deviation over {} folds)\n",
-        accuracy.mean, accuracy.std, macro_f1.mean, macro_f1.std, folds
-    )
+    logged.finish(args.runtime.quiet, &placement)
 }

@@ -3,8 +3,12 @@
 //! input into a job, run it, and render what it returns; none holds a loop of its own.
 //!
 //! - [`classify`]: label files, folder trees or a stream, and answer one text as `serve` does.
+//! - [`eval`]: a model's figures on a labelled corpus, with the curves' scores when asked.
+//! - [`cv`]: k-fold cross-validation of a classifier, or the search of its settings.
 
 pub mod classify;
+pub mod cv;
+pub mod eval;
 
 use std::sync::Arc;
 
