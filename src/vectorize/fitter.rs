@@ -153,13 +153,6 @@ impl Fitter {
             }
         };
         let kept = df.iter().filter(|&&d| d > 0).count();
-        if seen == 0 && n_docs > 0 {
-            // A model of no terms would give every document its class prior: a silent result.
-            return Err(Error::Config(format!(
-                "the {n_docs} documents hold no terms: each is empty, or its analysis (stop \
-                 words, character n-grams) removes every word"
-            )));
-        }
         if kept == 0 && seen > 0 {
             let bound = |b: DfBound| match b {
                 DfBound::Count(n) => n.to_string(),
