@@ -180,21 +180,6 @@ fn the_same_file_in_two_class_folders_is_one_document_with_two_labels() {
 }
 
 #[test]
-fn a_corpus_of_empty_files_trains_no_model() {
-    let dir = tempfile::tempdir().unwrap();
-    let corpus = dir.path().join("c");
-    write_tree(
-        &corpus,
-        &[("a/1.txt", b""), ("b/2.txt", b""), ("a/3.txt", b"")],
-    );
-    let model = dir.path().join("m.model");
-    let (code, _, stderr) = outcome(&bowline(&["train", arg(&corpus), "-o", arg(&model)], b""));
-    assert_eq!(code, 2, "{stderr}");
-    assert!(stderr.contains("the 3 documents hold no terms"), "{stderr}");
-    assert!(!model.exists());
-}
-
-#[test]
 fn a_utf16_file_with_a_byte_order_mark_is_read_as_text() {
     let dir = tempfile::tempdir().unwrap();
     let model = bundled_model(dir.path());

@@ -182,7 +182,6 @@ pub enum Trainer {
 impl Trainer {
     /// Trains on the rows of `x` with class ids `ids` out of `classes`.
     pub fn fit(&self, x: &Matrix, ids: &[u32], classes: usize) -> Result<Classifier> {
-        refuse_no_terms(x)?;
         Ok(match self {
             Trainer::NaiveBayes(kind, smoothing, priors) => {
                 let alpha = smoothing.value();
@@ -218,7 +217,6 @@ impl Trainer {
         labels: usize,
         min_labels: u32,
     ) -> Result<Classifier> {
-        refuse_no_terms(x)?;
         Ok(Classifier::MultiLabel(Box::new(MultiLabelClassifier {
             scorer: self.fit_per_label(x, sets, labels)?,
             decision: MultiLabel::untuned(labels, min_labels),
@@ -633,17 +631,4 @@ pub(crate) fn not_updatable() -> Error {
          again on all the documents"
             .into(),
     )
-}
-
-/// A model of documents that hold no terms would give every document its class prior: a
-/// silent result, refused instead.
-fn refuse_no_terms(x: &Matrix) -> Result<()> {
-    if x.rows() > 0 && x.nnz() == 0 {
-        return Err(Error::Config(format!(
-            "the {} documents hold no terms: each is empty, or its analysis (stop words, \
-             character n-grams) removes every word",
-            x.rows()
-        )));
-    }
-    Ok(())
 }
