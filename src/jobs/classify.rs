@@ -9,7 +9,7 @@ use crossbeam_channel::Receiver;
 use super::{Note, Placement, Sink};
 use crate::classifier::{Explanation, ScoredLabel};
 use crate::corpus::{Entries, ReadOptions, Skip};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::flow::{Analyzed, Source};
 use crate::model::{Decision, MultiLabelClassifier};
 use crate::pipeline::PipelineConfig;
@@ -88,7 +88,7 @@ impl Classify {
                 in_cluster(cluster, &scoring, self.choices, note, sink)
             }
             #[cfg(feature = "cluster")]
-            (Placement::Cluster(_), Documents::Stream(_)) => Err(Error::Config(
+            (Placement::Cluster(_), Documents::Stream(_)) => Err(crate::Error::Config(
                 "cluster mode classifies files and corpora that every process can read, not stdin"
                     .into(),
             )),
