@@ -1,5 +1,5 @@
-//! Large arrays of numbers in model files. In a model file of format 6 they are raw sections
-//! after the postcard part, used in place from the mapped file ([`Table`], [`sections`]); in
+//! Large arrays of numbers in model files. In a model file of format 6 or later they are raw
+//! sections before the postcard part, used in place from the mapped file ([`Table`]); in
 //! older files and elsewhere they are one little-endian byte string, which loads with one pass
 //! over bytes instead of millions of per-element decoding calls (the SVM's 20 Newsgroups
 //! weights are 7 million numbers). Use `Vec`s with `#[serde(with = "packed")]`.
@@ -10,15 +10,16 @@ use std::marker::PhantomData;
 use serde::de::{Error, Visitor};
 use serde::{Deserializer, Serializer};
 
-pub mod sections;
+pub(crate) mod sections;
 mod table;
-pub use table::{derived, seq, Table, TableMut};
+pub(crate) use table::{derived, seq};
+pub use table::{Table, TableMut};
 
 /// A fixed-size number, or a plain record of them.
 ///
 /// # Safety
 ///
-/// `SIZE` is the type's size, its alignment is at most [`sections::ALIGN`], and every pattern
+/// `SIZE` is the type's size, its alignment is at most 8 (the sections' alignment), and every pattern
 /// of `SIZE` bytes is a valid value: a [`Table`] reads values straight from a file's bytes.
 pub unsafe trait Word: Copy + Sized + 'static {
     /// Its size in bytes.

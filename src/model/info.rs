@@ -12,6 +12,7 @@ pub struct TrainingInfo {
     /// The bowline version that wrote it.
     pub bowline_version: String,
     /// The configuration `train --tune` chose, when it was tuned.
+    #[serde(default)]
     pub tuned: Option<Tuned>,
     /// When it was last written, UTC, as `YYYY-MM-DDTHH:MM:SSZ`. (Kept last in the file.)
     pub written: String,
@@ -33,17 +34,8 @@ pub struct Tuned {
     /// When the search kept the configuration it started from although a trial scored higher:
     /// that trial's cross-validated accuracy, not better by 1.96 standard errors of the paired
     /// difference. `None` when the chosen configuration was the best trial.
-    #[serde(default, deserialize_with = "best_not_taken_field")]
+    #[serde(default)]
     pub best_not_taken: Option<f64>,
-}
-
-/// The first model file format that says whether tuning kept its starting configuration.
-const BEST_NOT_TAKEN_SINCE: u32 = 9;
-
-fn best_not_taken_field<'de, D: serde::Deserializer<'de>>(
-    deserializer: D,
-) -> Result<Option<f64>, D::Error> {
-    crate::vectorize::field_since(deserializer, BEST_NOT_TAKEN_SINCE, None)
 }
 
 impl TrainingInfo {

@@ -81,6 +81,7 @@ impl KnnParams {
 
 /// What a k-NN model saves: its parameters and its training documents' counts.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "StoredKnn")]
 struct Stored {
     params: KnnParams,
     /// The vectorizer's weighting, which cosine applies to the training counts as the vectorizer
@@ -97,11 +98,7 @@ struct Stored {
     class_docs: Vec<u64>,
     /// The posting weights, stored only in a model file (see [`Knn::weights`]); while the
     /// model is in use they are `Knn::weights`.
-    #[serde(
-        default,
-        with = "crate::packed::derived",
-        skip_serializing_if = "crate::packed::derived::skipped"
-    )]
+    #[serde(default, with = "crate::packed::derived")]
     weights: OnceLock<Table<f32>>,
 }
 

@@ -160,11 +160,7 @@ pub struct NaiveBayes {
     sums: Vec<ClassSums>,
     n_features: usize,
     /// The log weights, computed on first use from the counts, or stored in the model file.
-    #[serde(
-        default,
-        with = "crate::packed::derived",
-        skip_serializing_if = "crate::packed::derived::skipped"
-    )]
+    #[serde(default, with = "crate::packed::derived")]
     scorer: OnceLock<SparseScorer>,
 }
 

@@ -1,23 +1,37 @@
-//! The array sections of a model file, and the context that tells a [`Table`](super::Table)
-//! being encoded or decoded whether it is in one.
+//! The array sections of a model file, and the reader and writer of its postcard part that tell
+//! a [`Table`](super::Table) whether it is in one.
 //!
-//! A model file of format 6 holds raw arrays followed by a small postcard part. Serde gives a
-//! value no way to pass state to its fields, so the context is thread-local: the model file's
-//! writer and reader set it for the one thread that encodes or decodes, and every table inside
-//! the model sees it. Outside it (a vocabulary file, an older model file) tables encode as
-//! before, as one packed byte string.
+//! A model file of format 6 or later holds raw arrays followed by a small postcard part. Serde
+//! gives a value no way to pass state to its fields, so the state travels with the encoder
+//! itself: the postcard part is written through a postcard [`Writer`] flavor and read through a
+//! [`Reader`], which wraps postcard's deserializer and carries the file's format and sections.
+//! The few values that encode differently inside a model file (tables, the terms, the parts
+//! stored there only) recognise them by their type ([`writing`], [`reading`]); anywhere else
+//! (a vocabulary file, a cluster's messages) they encode as before, tables as packed byte
+//! strings. The reader also leaves out of an older file the fields added after its format, as
+//! the table it is given says, so that no field needs its own version check.
+//!
+//! A thread-local context did this before, but state that every encoding on a thread could see
+//! needed guards against leaking from one encoding into the next, and the writer had to be
+//! kept there as a raw pointer. A `DeserializeSeed` for every type that holds an array, or a
+//! copy of each such type per format, would pass the state explicitly too, at the cost of
+//! writing out by hand what serde derives for about fifteen types.
 
-use std::cell::RefCell;
+use std::any::TypeId;
 use std::io::Write;
 use std::ops::Range;
 use std::sync::Arc;
 
+use serde::de::value::U32Deserializer;
+use serde::de::{DeserializeSeed, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
 /// Sections start at multiples of this, which is the alignment of every [`Word`](super::Word).
-pub const ALIGN: usize = 8;
+pub(crate) const ALIGN: usize = 8;
 
 /// Bytes that tables can point into for as long as they live: a mapped file, or a copy of one
 /// in memory aligned for any [`Word`](super::Word).
-pub struct Backing(Store);
+pub(crate) struct Backing(Store);
 
 enum Store {
     /// A mapped file, and the open file, kept open as long as the mapping is used so that
@@ -32,13 +46,13 @@ enum Store {
 
 impl Backing {
     /// A mapped file, kept open for as long as the mapping lives.
-    pub fn mapped(map: memmap2::Mmap, file: std::fs::File) -> Self {
+    pub(crate) fn mapped(map: memmap2::Mmap, file: std::fs::File) -> Self {
         Backing(Store::Map { map, _file: file })
     }
 
     /// A copy of `bytes` at an address aligned for any [`Word`](super::Word): the one copy a
     /// model decoded from memory, rather than mapped from its file, costs.
-    pub fn copied(bytes: &[u8]) -> Self {
+    pub(crate) fn copied(bytes: &[u8]) -> Self {
         let mut words = vec![0u64; bytes.len().div_ceil(ALIGN)];
         // SAFETY: the words hold at least `bytes.len()` bytes, and any bytes are valid `u64`s.
         let out =
@@ -48,7 +62,7 @@ impl Backing {
     }
 
     /// The whole of `file`, read into memory aligned for any [`Word`](super::Word).
-    pub fn read(mut file: &std::fs::File) -> std::io::Result<Self> {
+    pub(crate) fn read(mut file: &std::fs::File) -> std::io::Result<Self> {
         let length = usize::try_from(file.metadata()?.len()).map_err(std::io::Error::other)?;
         let mut words = vec![0u64; length.div_ceil(ALIGN)];
         // SAFETY: the words hold at least `length` bytes, and any bytes are valid `u64`s.
@@ -59,7 +73,7 @@ impl Backing {
     }
 
     /// The bytes.
-    pub fn bytes(&self) -> &[u8] {
+    pub(crate) fn bytes(&self) -> &[u8] {
         match &self.0 {
             Store::Map { map, .. } => map,
             Store::Words(words, length) => {
@@ -77,50 +91,76 @@ impl std::fmt::Debug for Backing {
     }
 }
 
-/// What a table meets while a model file is encoded or decoded.
-enum Context {
-    /// Encoding: tables are laid out one after another and encode only where they are.
-    Writing(Layout),
-    /// Decoding: tables point into `range` of the backing.
-    Reading(Arc<Backing>, Range<usize>),
-}
-
-thread_local! {
-    static CONTEXT: RefCell<Option<Context>> = const { RefCell::new(None) };
-}
-
-/// The sections of a model being written: their total length and CRC-32, and, on the pass
-/// that writes them, where to.
-#[derive(Default)]
-pub struct Layout {
+/// The writer of a model file's postcard part, as a postcard flavor: it keeps the postcard part,
+/// which is small, and lays the tables out as sections, writing each to `out` as it is met.
+pub(crate) struct Writer<'w> {
+    postcard: Vec<u8>,
     /// Bytes of all sections with the padding between them.
-    pub length: u64,
+    length: u64,
     crc: crc32fast::Hasher,
-    /// The output, on the pass that writes (see [`with_writer`]).
-    out: Option<*mut (dyn Write + 'static)>,
+    /// Where the sections go; without it they are only measured. Set once, when the writer is
+    /// made, and never replaced (see [`writing`]).
+    out: Option<&'w mut dyn Write>,
     /// The first error writing met.
     error: Option<std::io::Error>,
 }
 
-impl Layout {
-    /// The CRC-32 of the sections' bytes, padding included.
-    pub fn crc(&self) -> u32 {
-        self.crc.clone().finalize()
-    }
+/// Why [`encode`] failed.
+#[derive(Debug)]
+pub(crate) enum Failure {
+    /// Writing a section failed.
+    Write(std::io::Error),
+    /// Postcard could not encode a value.
+    Encode(postcard::Error),
+}
 
+/// What [`encode`] made: the postcard part, and the sections' length and CRC-32.
+pub(crate) struct Encoded {
+    pub(crate) postcard: Vec<u8>,
+    pub(crate) length: u64,
+    pub(crate) crc: u32,
+}
+
+/// Encodes `value` as a model file's postcard part, its tables laid out as sections and written
+/// to `out` as they are met (only measured without `out`, to learn their length and CRC-32
+/// for the header). Fails with the writing's error, or else with the encoding's.
+pub(crate) fn encode<T: Serialize + ?Sized>(
+    value: &T,
+    out: Option<&mut dyn Write>,
+) -> Result<Encoded, Failure> {
+    let writer = Writer {
+        postcard: Vec::new(),
+        length: 0,
+        crc: crc32fast::Hasher::new(),
+        out,
+        error: None,
+    };
+    let mut serializer = postcard::Serializer { output: writer };
+    let encoded = value.serialize(&mut serializer);
+    let writer = serializer.output;
+    if let Some(error) = writer.error {
+        return Err(Failure::Write(error));
+    }
+    encoded.map_err(Failure::Encode)?;
+    Ok(Encoded {
+        postcard: writer.postcard,
+        length: writer.length,
+        crc: writer.crc.finalize(),
+    })
+}
+
+impl Writer<'_> {
     /// Adds a section, writes it when writing, and returns its offset. A section is written
-    /// while its table is being encoded, so no pointer to a table outlives its encoding (a
+    /// while its table is being encoded, so that no pointer to a table outlives its encoding (a
     /// value may encode a temporary copy of itself).
-    fn push(&mut self, bytes: &[u8]) -> u64 {
-        let pad = &[0u8; ALIGN][..padding(self.length as usize)];
+    pub(crate) fn push(&mut self, bytes: &[u8]) -> u64 {
+        let start = self.length as usize;
+        let pad = &[0u8; ALIGN][..start.next_multiple_of(ALIGN) - start];
         self.crc.update(pad);
         self.crc.update(bytes);
         let offset = self.length + pad.len() as u64;
         self.length = offset + bytes.len() as u64;
-        if let (Some(out), None) = (self.out, &self.error) {
-            // SAFETY: `with_writer` holds the writer's borrow while this pointer is set, and
-            // clears it before returning.
-            let out = unsafe { &mut *out };
+        if let (Some(out), None) = (&mut self.out, &self.error) {
             let written = out.write_all(pad).and_then(|()| out.write_all(bytes));
             self.error = written.err();
         }
@@ -128,154 +168,365 @@ impl Layout {
     }
 }
 
-/// Bytes of padding after `offset` to the next multiple of [`ALIGN`].
-pub fn padding(offset: usize) -> usize {
-    offset.next_multiple_of(ALIGN) - offset
-}
+impl postcard::ser_flavors::Flavor for Writer<'_> {
+    type Output = ();
 
-/// Runs `encode` with tables laid out as sections, and returns its result and the layout.
-pub fn with_layout<R>(encode: impl FnOnce() -> R) -> (R, Layout) {
-    let _guard = Guard::set(Context::Writing(Layout::default()));
-    let result = encode();
-    (result, take_layout())
-}
+    fn try_extend(&mut self, bytes: &[u8]) -> postcard::Result<()> {
+        self.postcard.extend_from_slice(bytes);
+        Ok(())
+    }
 
-/// Like [`with_layout`], writing each section to `out` as it is laid out; returns the result
-/// of `encode` and of the writing.
-pub fn with_writer<R>(out: &mut dyn Write, encode: impl FnOnce() -> R) -> (R, std::io::Result<()>) {
-    let out: *mut (dyn Write + '_) = out;
-    // SAFETY: only the lifetime changes; the guard clears the context, and with it the
-    // pointer, before `out`'s borrow ends.
-    let out: *mut (dyn Write + 'static) = unsafe { std::mem::transmute(out) };
-    let _guard = Guard::set(Context::Writing(Layout {
-        out: Some(out),
-        ..Layout::default()
-    }));
-    let result = encode();
-    let written = take_layout().error.map_or(Ok(()), Err);
-    (result, written)
-}
+    fn try_push(&mut self, byte: u8) -> postcard::Result<()> {
+        self.postcard.push(byte);
+        Ok(())
+    }
 
-fn take_layout() -> Layout {
-    match CONTEXT.with(|c| c.borrow_mut().take()) {
-        Some(Context::Writing(layout)) => layout,
-        _ => Layout::default(),
+    fn finalize(self) -> postcard::Result<()> {
+        Ok(())
     }
 }
 
-/// Runs `decode` with tables pointing into `range` of `backing`.
-pub fn with_sections<R>(
-    backing: &Arc<Backing>,
+/// The model file's writer, when `serializer` is the one that writes a model file's postcard
+/// part; `None` for any other serializer.
+pub(crate) fn writing<'a, S: Serializer>(serializer: &'a mut S) -> Option<&'a mut Writer<'a>> {
+    type Target = &'static mut postcard::Serializer<Writer<'static>>;
+    if typeid::of::<S>() != TypeId::of::<Target>() {
+        return None;
+    }
+    // SAFETY: `S` has the type of `Target` but for its lifetimes (`typeid::of` erases them), so
+    // it is a `&mut` to postcard's serializer over a `Writer`, which has a pointer's layout. The
+    // reference made here borrows `serializer`, so it is unique and lasts no longer than the
+    // serializer it points to. The writer's own lifetime, that of `out`, is shortened to that
+    // borrow: harmless, since `out` is never assigned after the writer is made, so nothing
+    // shorter-lived can be stored in it through this reference.
+    let serializer =
+        unsafe { &mut **(serializer as *mut S).cast::<*mut postcard::Serializer<Writer<'a>>>() };
+    Some(&mut serializer.output)
+}
+
+/// A field that model files hold from format `version` on: the [`Reader`] of an older file
+/// reads nothing there, and the field takes its default (`#[serde(default)]`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Since {
+    /// The format that added the field.
+    pub(crate) version: u32,
+    /// The name serde gives the struct that holds it.
+    pub(crate) owner: &'static str,
+    /// The field's name.
+    pub(crate) field: &'static str,
+}
+
+/// The sections of a model file being read: the bytes, and where the sections lie in them.
+#[derive(Clone)]
+pub(crate) struct Sections {
+    backing: Arc<Backing>,
     range: Range<usize>,
-    decode: impl FnOnce() -> R,
-) -> R {
-    let _guard = Guard::set(Context::Reading(Arc::clone(backing), range));
-    decode()
 }
 
-/// Whether a model file of format 6 is being encoded or decoded on this thread.
-pub fn active() -> bool {
-    CONTEXT.with(|c| c.borrow().is_some())
-}
-
-/// Lays `bytes` out as the next section when a model file is being written; returns its offset.
-pub(super) fn lay_out(bytes: &[u8]) -> Option<u64> {
-    CONTEXT.with(|c| match &mut *c.borrow_mut() {
-        Some(Context::Writing(layout)) => Some(layout.push(bytes)),
-        _ => None,
-    })
-}
-
-/// The backing and the position in it of `length` bytes at `offset` of the sections, when a
-/// model file is being read: `Some(Err)` when they are not all in the file or misaligned.
-pub(super) fn find(offset: u64, length: u64) -> Option<Result<(Arc<Backing>, usize), String>> {
-    CONTEXT.with(|c| match &*c.borrow() {
-        Some(Context::Reading(backing, range)) => Some(locate(backing, range, offset, length)),
-        _ => None,
-    })
-}
-
-fn locate(
-    backing: &Arc<Backing>,
-    range: &Range<usize>,
-    offset: u64,
-    length: u64,
-) -> Result<(Arc<Backing>, usize), String> {
-    let end = offset.checked_add(length);
-    if end.is_none_or(|end| end > range.len() as u64) {
-        return Err(format!(
-            "an array of {length} bytes at {offset} ends past the file's {} bytes of arrays",
-            range.len()
-        ));
+impl Sections {
+    /// The sections at `range` of `backing`.
+    pub(crate) fn new(backing: Arc<Backing>, range: Range<usize>) -> Self {
+        Sections { backing, range }
     }
-    let start = range.start + offset as usize;
-    if !(backing.bytes().as_ptr() as usize + start).is_multiple_of(ALIGN) {
-        return Err(format!("an array at {offset} is not aligned"));
-    }
-    Ok((Arc::clone(backing), start))
-}
 
-/// Sets the context and clears it when dropped, even by a panic, so that no later encoding on
-/// this thread meets a stale one.
-struct Guard;
-
-impl Guard {
-    fn set(context: Context) -> Self {
-        CONTEXT.with(|c| *c.borrow_mut() = Some(context));
-        Guard
+    /// The backing and the position in it of `length` bytes at `offset` of the sections, if
+    /// they are all in the file and aligned.
+    pub(crate) fn locate(self, offset: u64, length: u64) -> Result<(Arc<Backing>, usize), String> {
+        let end = offset.checked_add(length);
+        if end.is_none_or(|end| end > self.range.len() as u64) {
+            return Err(format!(
+                "an array of {length} bytes at {offset} ends past the file's {} bytes of arrays",
+                self.range.len()
+            ));
+        }
+        let start = self.range.start + offset as usize;
+        if !(self.backing.bytes().as_ptr() as usize + start).is_multiple_of(ALIGN) {
+            return Err(format!("an array at {offset} is not aligned"));
+        }
+        Ok((self.backing, start))
     }
 }
 
-impl Drop for Guard {
-    fn drop(&mut self) {
-        CONTEXT.with(|c| *c.borrow_mut() = None);
+/// The reader of a model file's postcard part: postcard's deserializer, which it wraps so that
+/// every value inside reaches it ([`reading`]), and which reads a struct's fields as the file's
+/// format has them.
+pub(crate) struct Reader<'de> {
+    postcard: postcard::Deserializer<'de, postcard::de_flavors::Slice<'de>>,
+    version: u32,
+    fields: &'static [Since],
+    /// The format that added the newest of `fields`: a file of it or later has them all.
+    newest: u32,
+    sections: Option<Sections>,
+}
+
+impl<'de> Reader<'de> {
+    /// A reader of the postcard part `bytes` of a file of format `version`, to which `fields`
+    /// gives the fields added since the oldest format; `sections`, when the format has them.
+    pub(crate) fn new(
+        bytes: &'de [u8],
+        version: u32,
+        fields: &'static [Since],
+        sections: Option<Sections>,
+    ) -> Self {
+        Reader {
+            postcard: postcard::Deserializer::from_bytes(bytes),
+            version,
+            fields,
+            newest: fields.iter().map(|f| f.version).max().unwrap_or(0),
+            sections,
+        }
+    }
+
+    /// Whether the file holds `field` of the struct serde names `owner`.
+    fn holds(&self, owner: &str, field: &str) -> bool {
+        self.version >= self.newest
+            || self
+                .fields
+                .iter()
+                .all(|f| f.owner != owner || f.field != field || f.version <= self.version)
+    }
+}
+
+/// The sections of the model file being read, when `deserializer` is a model file's [`Reader`]
+/// and the file has sections; `None` for any other deserializer.
+pub(crate) fn reading<'a, 'de, D: Deserializer<'de>>(
+    deserializer: &'a mut D,
+) -> Option<&'a Sections> {
+    if typeid::of::<D>() != TypeId::of::<&'static mut Reader<'static>>() {
+        return None;
+    }
+    // SAFETY: `D` has the type of `&mut Reader` but for its lifetimes (`typeid::of` erases them),
+    // and a `&mut` has a pointer's layout. The reference made here borrows `deserializer`, so
+    // it lasts no longer than the reader it points to, and only what holds no lifetime (the
+    // sections) is taken from it.
+    let reader = unsafe { &**(deserializer as *mut D).cast::<*mut Reader<'de>>() };
+    reader.sections.as_ref()
+}
+
+/// Reads a number with postcard's own encoding of it: a byte as it is, a larger one as a
+/// varint (how postcard writes lengths and variant indices too).
+fn number<'de, T: Deserialize<'de>>(reader: &mut Reader<'de>) -> postcard::Result<T> {
+    T::deserialize(&mut reader.postcard)
+}
+
+macro_rules! forward {
+    ($($method:ident)*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> postcard::Result<V::Value> {
+            (&mut self.postcard).$method(visitor)
+        }
+    )*};
+}
+
+impl<'de> Deserializer<'de> for &mut Reader<'de> {
+    type Error = postcard::Error;
+
+    forward! {
+        deserialize_any deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32
+        deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32
+        deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char
+        deserialize_str deserialize_string deserialize_bytes deserialize_byte_buf deserialize_unit
+        deserialize_identifier deserialize_ignored_any
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> postcard::Result<V::Value> {
+        match number::<u8>(self)? {
+            0 => visitor.visit_none(),
+            1 => visitor.visit_some(self),
+            _ => Err(postcard::Error::DeserializeBadOption),
+        }
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        v: V,
+    ) -> postcard::Result<V::Value> {
+        v.visit_unit()
+    }
+
+    fn deserialize_newtype_struct<V>(
+        self,
+        _: &'static str,
+        visitor: V,
+    ) -> postcard::Result<V::Value>
+    where
+        V: Visitor<'de>,
+    {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> postcard::Result<V::Value> {
+        let left = number(self)?;
+        visitor.visit_seq(Elements { reader: self, left })
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(
+        self,
+        left: usize,
+        visitor: V,
+    ) -> postcard::Result<V::Value> {
+        visitor.visit_seq(Elements { reader: self, left })
+    }
+
+    fn deserialize_tuple_struct<V>(
+        self,
+        _: &'static str,
+        left: usize,
+        v: V,
+    ) -> postcard::Result<V::Value>
+    where
+        V: Visitor<'de>,
+    {
+        v.visit_seq(Elements { reader: self, left })
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> postcard::Result<V::Value> {
+        let left = number(self)?;
+        visitor.visit_map(Elements { reader: self, left })
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        owner: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> postcard::Result<V::Value> {
+        visitor.visit_seq(Fields {
+            reader: self,
+            owner,
+            fields,
+        })
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: &'static [&'static str],
+        visitor: V,
+    ) -> postcard::Result<V::Value> {
+        visitor.visit_enum(self)
+    }
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+}
+
+/// The elements of a sequence, tuple or map, of which `left` are still to be read.
+struct Elements<'a, 'de> {
+    reader: &'a mut Reader<'de>,
+    left: usize,
+}
+
+impl<'de> Elements<'_, 'de> {
+    fn next<S: DeserializeSeed<'de>>(&mut self, seed: S) -> postcard::Result<Option<S::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        seed.deserialize(&mut *self.reader).map(Some)
+    }
+}
+
+impl<'de> SeqAccess<'de> for Elements<'_, 'de> {
+    type Error = postcard::Error;
+
+    fn next_element_seed<S: DeserializeSeed<'de>>(
+        &mut self,
+        seed: S,
+    ) -> postcard::Result<Option<S::Value>> {
+        self.next(seed)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.left)
+    }
+}
+
+impl<'de> MapAccess<'de> for Elements<'_, 'de> {
+    type Error = postcard::Error;
+
+    fn next_key_seed<S: DeserializeSeed<'de>>(
+        &mut self,
+        seed: S,
+    ) -> postcard::Result<Option<S::Value>> {
+        self.next(seed)
+    }
+
+    fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> postcard::Result<S::Value> {
+        seed.deserialize(&mut *self.reader)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.left)
+    }
+}
+
+/// A struct's fields still to be read. One the file's format lacks reads as absent, which gives
+/// it its default: postcard knows no field names, so reading it would take the next field's
+/// bytes.
+struct Fields<'a, 'de> {
+    reader: &'a mut Reader<'de>,
+    owner: &'static str,
+    fields: &'static [&'static str],
+}
+
+impl<'de> SeqAccess<'de> for Fields<'_, 'de> {
+    type Error = postcard::Error;
+
+    fn next_element_seed<S: DeserializeSeed<'de>>(
+        &mut self,
+        seed: S,
+    ) -> postcard::Result<Option<S::Value>> {
+        let Some((field, rest)) = self.fields.split_first() else {
+            return Ok(None);
+        };
+        self.fields = rest;
+        if !self.reader.holds(self.owner, field) {
+            return Ok(None);
+        }
+        seed.deserialize(&mut *self.reader).map(Some)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.fields.len())
+    }
+}
+
+impl<'de> EnumAccess<'de> for &mut Reader<'de> {
+    type Error = postcard::Error;
+    type Variant = Self;
+
+    fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> postcard::Result<(S::Value, Self)> {
+        let index: u32 = number(self)?;
+        let variant = seed.deserialize(U32Deserializer::new(index))?;
+        Ok((variant, self))
+    }
+}
+
+impl<'de> VariantAccess<'de> for &mut Reader<'de> {
+    type Error = postcard::Error;
+
+    fn unit_variant(self) -> postcard::Result<()> {
+        Ok(())
+    }
+
+    fn newtype_variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> postcard::Result<S::Value> {
+        seed.deserialize(self)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, left: usize, visitor: V) -> postcard::Result<V::Value> {
+        visitor.visit_seq(Elements { reader: self, left })
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> postcard::Result<V::Value> {
+        self.tuple_variant(fields.len(), visitor)
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::packed::Table;
-
-    type Pair = (Table<u32>, Table<f64>);
-
-    /// The sections and the postcard part of `pair`, as a model file lays them out.
-    fn encode(pair: &Pair) -> (Vec<u8>, Vec<u8>) {
-        let (mut sections, mut meta) = (Vec::new(), Vec::new());
-        let (encoded, written) = with_writer(&mut sections, || postcard::to_io(pair, &mut meta));
-        encoded.unwrap();
-        written.unwrap();
-        (sections, meta)
-    }
-
-    fn decode(sections: &[u8], meta: &[u8]) -> postcard::Result<Pair> {
-        let backing = Arc::new(Backing::copied(sections));
-        with_sections(&backing, 0..sections.len(), || postcard::from_bytes(meta))
-    }
-
-    #[test]
-    fn tables_round_trip_through_sections_aligned_and_in_place() {
-        let pair: Pair = (vec![1, 2, 3].into(), vec![0.5, -1.0].into());
-        let (sections, meta) = encode(&pair);
-        let ((), layout) = with_layout(|| ());
-        assert_eq!(layout.length, 0);
-        // 12 bytes of u32, 4 of padding, 16 of f64.
-        assert_eq!(sections.len(), 32);
-        assert_eq!(decode(&sections, &meta).unwrap(), pair);
-        // Outside a model file, tables are packed byte strings, as before.
-        let packed = postcard::to_stdvec(&pair).unwrap();
-        assert_eq!(postcard::from_bytes::<Pair>(&packed).unwrap(), pair);
-    }
-
-    #[test]
-    fn a_table_outside_the_sections_or_misaligned_is_refused() {
-        let pair: Pair = (vec![1, 2, 3].into(), vec![0.5, -1.0].into());
-        let (sections, meta) = encode(&pair);
-        assert!(decode(&sections[..31], &meta).is_err());
-        // The second table's offset (16) moved to 12: inside the sections, but misaligned.
-        let mut moved = meta.clone();
-        let at = moved.iter().rposition(|&b| b == 16).unwrap();
-        moved[at] = 12;
-        assert!(decode(&sections, &moved).is_err());
-    }
-}
+mod tests;

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::sections::{self, Backing};
+use super::sections::{self, Backing, Sections};
 use super::Word;
 
 /// An array of [`Word`]s, owned or in a model file. It reads as a slice; [`Table::to_mut`] gives
@@ -103,7 +103,7 @@ impl<T: Word> Deref for Table<T> {
     fn deref(&self) -> &[T] {
         // SAFETY: `first` and `length` are those of the owner's elements: a `Vec`'s, updated
         // whenever it changes (only through `TableMut`, which updates them when dropped), or
-        // bytes that `sections::find` checked lie within the backing and are aligned for `T`,
+        // bytes that `Sections::locate` checked lie within the backing and are aligned for `T`,
         // which `Word` promises are valid values and which the `Arc` keeps alive and unwritten
         // (see `Model::load` on the mapped file).
         unsafe { std::slice::from_raw_parts(self.first, self.length) }
@@ -168,43 +168,43 @@ impl<T: Word + PartialEq> PartialEq for Table<T> {
 }
 
 impl<T: Word> Serialize for Table<T> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        if !sections::active() {
-            return super::serialize(self, serializer);
-        }
-        match sections::lay_out(&T::bytes_of(self)) {
-            Some(offset) => (offset, self.len() as u64).serialize(serializer),
+    fn serialize<S: Serializer>(&self, mut serializer: S) -> Result<S::Ok, S::Error> {
+        match sections::writing(&mut serializer) {
+            Some(writer) => {
+                let offset = writer.push(&T::bytes_of(self));
+                (offset, self.len() as u64).serialize(serializer)
+            }
             None => super::serialize(self, serializer),
         }
     }
 }
 
 impl<'de, T: Word> Deserialize<'de> for Table<T> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        if !sections::active() {
-            return super::deserialize(deserializer).map(Table::from);
+    fn deserialize<D: Deserializer<'de>>(mut deserializer: D) -> Result<Self, D::Error> {
+        match sections::reading(&mut deserializer).cloned() {
+            Some(sections) => from_section(deserializer, sections),
+            None => super::deserialize(deserializer).map(Table::from),
         }
-        from_section(deserializer)
     }
 }
 
-/// Reads a section reference written inside a model file of format 6.
-fn from_section<'de, D: Deserializer<'de>, T: Word>(deserializer: D) -> Result<Table<T>, D::Error> {
+/// Reads a section reference written inside a model file of format 6 or later.
+fn from_section<'de, D: Deserializer<'de>, T: Word>(
+    deserializer: D,
+    sections: Sections,
+) -> Result<Table<T>, D::Error> {
     let (offset, length) = <(u64, u64)>::deserialize(deserializer)?;
     let bytes = length
         .checked_mul(T::SIZE as u64)
         .ok_or_else(|| D::Error::custom("an array's length overflows"))?;
-    match sections::find(offset, bytes) {
-        Some(Ok((backing, start))) => Ok(Table::in_file(backing, start, length as usize)),
-        Some(Err(message)) => Err(D::Error::custom(message)),
-        None => Err(D::Error::custom("an array outside a model file")),
-    }
+    let (backing, start) = sections.locate(offset, bytes).map_err(D::Error::custom)?;
+    Ok(Table::in_file(backing, start, length as usize))
 }
 
 /// For fields that older files store as a plain sequence (`#[serde(with = "packed::seq")]`):
-/// a section inside a model file of format 6, a sequence elsewhere, so that older files and
-/// human-readable formats read and write as before.
-pub mod seq {
+/// a section inside a model file of format 6 or later, a sequence elsewhere, so that older
+/// files and human-readable formats read and write as before.
+pub(crate) mod seq {
     use std::borrow::Borrow;
 
     use super::*;
@@ -212,10 +212,10 @@ pub mod seq {
     /// Writes a section reference or a sequence.
     pub fn serialize<S: Serializer, T: Word + Serialize, B: Borrow<Table<T>>>(
         table: &B,
-        serializer: S,
+        mut serializer: S,
     ) -> Result<S::Ok, S::Error> {
         let table = table.borrow();
-        if sections::active() {
+        if sections::writing(&mut serializer).is_some() {
             return table.serialize(serializer);
         }
         serializer.collect_seq(table.iter())
@@ -223,55 +223,54 @@ pub mod seq {
 
     /// Reads what [`serialize`] wrote.
     pub fn deserialize<'de, D: Deserializer<'de>, T: Word + Deserialize<'de>>(
-        deserializer: D,
+        mut deserializer: D,
     ) -> Result<Table<T>, D::Error> {
-        if sections::active() {
-            return from_section(deserializer);
+        match sections::reading(&mut deserializer).cloned() {
+            Some(sections) => from_section(deserializer, sections),
+            None => Vec::<T>::deserialize(deserializer).map(Table::from),
         }
-        Vec::<T>::deserialize(deserializer).map(Table::from)
     }
 }
 
-/// For a part derived from the rest and stored only in model files of format 6, so that
-/// loading need not compute it (`#[serde(default, with = "packed::derived",
-/// skip_serializing_if = "packed::derived::skipped")]`): elsewhere it takes no bytes and is
-/// computed again when needed, as before it was stored.
-pub mod derived {
+/// For a part derived from the rest and stored only in model files of format 6 or later, so
+/// that loading need not compute it (`#[serde(default, with = "packed::derived")]`): elsewhere
+/// it takes no bytes (a unit, which postcard writes as nothing) and is computed again when
+/// needed, as before it was stored. A model file older than format 6 lacks it too, as the
+/// format's table of fields says.
+pub(crate) mod derived {
     use std::sync::OnceLock;
 
     use super::*;
 
-    /// Whether the part is left out: everywhere but in a model file of format 6.
-    pub fn skipped<T>(_: &T) -> bool {
-        !sections::active()
-    }
-
     /// Reads a part stored as a plain value (`#[serde(default, deserialize_with =
     /// "packed::derived::option")]`): `None` where it is not stored.
     pub fn option<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
-        deserializer: D,
+        mut deserializer: D,
     ) -> Result<Option<T>, D::Error> {
-        if !sections::active() {
+        if sections::reading(&mut deserializer).is_none() {
             <()>::deserialize(deserializer)?;
             return Ok(None);
         }
         T::deserialize(deserializer).map(Some)
     }
 
-    /// Writes the part, if computed.
+    /// Writes the part, if computed, in a model file; nothing elsewhere.
     pub fn serialize<S: Serializer, T: Serialize>(
         part: &OnceLock<T>,
-        serializer: S,
+        mut serializer: S,
     ) -> Result<S::Ok, S::Error> {
+        if sections::writing(&mut serializer).is_none() {
+            return serializer.serialize_unit();
+        }
         part.get().serialize(serializer)
     }
 
-    /// Reads the part in a model file of format 6, or the nothing an older one holds.
+    /// Reads the part in a model file, or the nothing it takes elsewhere.
     pub fn deserialize<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
-        deserializer: D,
+        mut deserializer: D,
     ) -> Result<OnceLock<T>, D::Error> {
         let part = OnceLock::new();
-        if !sections::active() {
+        if sections::reading(&mut deserializer).is_none() {
             <()>::deserialize(deserializer)?;
             return Ok(part);
         }

@@ -1,7 +1,6 @@
 //! A fitted vectorizer: the vocabulary with its document frequencies, analysis and weighting;
 //! how it is saved; and the vocabulary file of `bowline vectorize`.
 
-use std::cell::Cell;
 use std::path::Path;
 
 use rayon::prelude::*;
@@ -14,10 +13,12 @@ use super::{
 };
 use crate::analyze::{AnalyzerConfig, Terms};
 use crate::error::{Error, Result};
-use crate::packed::{self, Table};
+use crate::packed::{self, sections, Table};
 
-/// What is saved of a fitted vectorizer. Idf is stored only in model files of format 6, used
-/// in place; elsewhere it is computed again on load.
+/// What is saved of a fitted vectorizer. Idf is stored only in model files of format 6 or
+/// later, used in place; elsewhere it is computed again on load. A model file of an older
+/// format lacks the fields added since (the model format's table of fields says which), and
+/// they read as their defaults: not hashed, n-grams weighed like words.
 #[derive(Debug, Clone, Deserialize)]
 struct StoredVectorizer {
     analyzer: AnalyzerConfig,
@@ -28,57 +29,10 @@ struct StoredVectorizer {
     df: Table<u32>,
     #[serde(default, deserialize_with = "packed::derived::option")]
     idf: Option<Table<f64>>,
-    #[serde(default, deserialize_with = "hashing_field")]
+    #[serde(default)]
     hashing: Option<Hashing>,
-    #[serde(default = "unweighted", deserialize_with = "ngram_weight_field")]
+    #[serde(default = "unweighted")]
     ngram_weight: f64,
-}
-
-/// The first model file format whose vectorizer says how terms are hashed.
-const HASHING_SINCE: u32 = 7;
-/// The first model file format whose vectorizer holds its n-gram weight.
-const NGRAM_WEIGHT_SINCE: u32 = 8;
-
-thread_local! {
-    /// The format of the model file being decoded; `u32::MAX` (today's) outside
-    /// [`decoding_format`]. Fields added since a file's format are read as absent: postcard
-    /// knows no field names, so reading them would take the next field's bytes.
-    static DECODED_FORMAT: Cell<u32> = const { Cell::new(u32::MAX) };
-}
-
-/// Runs `decode` on a model file of format `version`, which has the fields of that format (each
-/// field added since is read by `field_since`): a vectorizer written before feature hashing
-/// (formats 3 to 6) reads as not hashed, one written before n-gram weights (before 8) as
-/// weighing n-grams like words.
-pub fn decoding_format<R>(version: u32, decode: impl FnOnce() -> R) -> R {
-    let before = DECODED_FORMAT.replace(version);
-    let result = decode();
-    DECODED_FORMAT.set(before);
-    result
-}
-
-/// Reads a field added in format `since`, or returns `absent` for a file written before it,
-/// which holds nothing there: for the fields that model files gained over time.
-pub(crate) fn field_since<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(
-    deserializer: D,
-    since: u32,
-    absent: T,
-) -> Result<T, D::Error> {
-    if DECODED_FORMAT.get() < since {
-        <()>::deserialize(deserializer)?;
-        return Ok(absent);
-    }
-    T::deserialize(deserializer)
-}
-
-fn hashing_field<'de, D: serde::Deserializer<'de>>(
-    deserializer: D,
-) -> Result<Option<Hashing>, D::Error> {
-    field_since(deserializer, HASHING_SINCE, None)
-}
-
-fn ngram_weight_field<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
-    field_since(deserializer, NGRAM_WEIGHT_SINCE, unweighted())
 }
 
 /// [`StoredVectorizer`] borrowed, to save a vectorizer without copying it.
@@ -90,24 +44,30 @@ struct StoredRef<'a> {
     terms: &'a TermList,
     #[serde(with = "packed::seq")]
     df: &'a Table<u32>,
-    #[serde(skip_serializing_if = "packed::derived::skipped")]
-    idf: &'a Table<f64>,
-    #[serde(skip_serializing_if = "unhashed_outside_model_files")]
-    hashing: Option<Hashing>,
-    #[serde(skip_serializing_if = "unweighted_outside_model_files")]
-    ngram_weight: f64,
+    #[serde(skip_serializing_if = "left_out")]
+    idf: Kept<&'a Table<f64>>,
+    #[serde(skip_serializing_if = "left_out")]
+    hashing: Kept<Option<Hashing>>,
+    #[serde(skip_serializing_if = "left_out")]
+    ngram_weight: Kept<f64>,
 }
 
-/// Whether the hashing field is left out: when terms are not hashed, everywhere but in a model
-/// file of format 7, so that a vocabulary file (`vectorize --vocab`) reads as before.
-fn unhashed_outside_model_files(hashing: &Option<Hashing>) -> bool {
-    hashing.is_none() && !packed::sections::active()
+/// A field of [`StoredRef`] that a model file always holds and anything else only sometimes:
+/// a vocabulary file (`vectorize --vocab`) never holds idf, and holds the hashing and the
+/// n-gram weight only when they are not the default, so that it reads as before.
+struct Kept<T> {
+    value: T,
+    kept: bool,
 }
 
-/// Whether the n-gram weight is left out: when it is 1, everywhere but in a model file, so
-/// that a vocabulary file reads as before.
-fn unweighted_outside_model_files(weight: &f64) -> bool {
-    *weight == 1.0 && !packed::sections::active()
+impl<T: Serialize> Serialize for Kept<T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.value.serialize(serializer)
+    }
+}
+
+fn left_out<T>(field: &Kept<T>) -> bool {
+    !field.kept
 }
 
 /// A vocabulary with document frequencies and the analysis and weighting that produced it.
@@ -159,16 +119,27 @@ impl TryFrom<StoredVectorizer> for FittedVectorizer {
 }
 
 impl Serialize for FittedVectorizer {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+    fn serialize<S: serde::Serializer>(&self, mut serializer: S) -> Result<S::Ok, S::Error> {
+        let in_file = sections::writing(&mut serializer).is_some();
+        let (hashing, ngram_weight) = (self.config.hashing, self.config.ngram_weight);
         StoredRef {
             analyzer: &self.analyzer,
             config: &self.config,
             n_docs: self.n_docs,
             terms: &self.terms,
             df: &self.df,
-            idf: &self.idf,
-            hashing: self.config.hashing,
-            ngram_weight: self.config.ngram_weight,
+            idf: Kept {
+                value: &self.idf,
+                kept: in_file,
+            },
+            hashing: Kept {
+                value: hashing,
+                kept: in_file || hashing.is_some(),
+            },
+            ngram_weight: Kept {
+                value: ngram_weight,
+                kept: in_file || ngram_weight != unweighted(),
+            },
         }
         .serialize(serializer)
     }

@@ -12,6 +12,7 @@
 mod config;
 mod corpus_fit;
 mod counting;
+mod document_counter;
 mod fitted;
 mod fitter;
 mod gram_index;
@@ -28,10 +29,9 @@ pub mod weighting;
 
 pub use config::{DfBound, VectorizerConfig};
 pub use corpus_fit::{CountedCorpus, FittedCorpus};
-pub(crate) use counting::DocumentCounter;
 pub use counting::{Counted, RowCounter};
-pub(crate) use fitted::field_since;
-pub use fitted::{decoding_format, FittedVectorizer, VocabularyFile};
+pub(crate) use document_counter::DocumentCounter;
+pub use fitted::{FittedVectorizer, VocabularyFile};
 pub use fitter::{CountRows, Fitter, TrainingRows, WeighedRows};
 use gram_index::LazyGrams;
 pub use growing::GrowingVocabulary;

@@ -193,11 +193,11 @@ impl<S: AsRef<str>> FromIterator<S> for TermList {
 }
 
 impl Serialize for TermList {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+    fn serialize<S: Serializer>(&self, mut serializer: S) -> Result<S::Ok, S::Error> {
         if serializer.is_human_readable() {
             return serializer.collect_seq(self.iter());
         }
-        if sections::active() {
+        if sections::writing(&mut serializer).is_some() {
             return (&self.text, &self.ends).serialize(serializer);
         }
         let text = std::str::from_utf8(&self.text).map_err(S::Error::custom)?;
@@ -213,10 +213,10 @@ impl Serialize for TermList {
 }
 
 impl<'de> Deserialize<'de> for TermList {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+    fn deserialize<D: Deserializer<'de>>(mut deserializer: D) -> Result<Self, D::Error> {
         if deserializer.is_human_readable() {
             deserializer.deserialize_seq(StringsVisitor)
-        } else if sections::active() {
+        } else if sections::reading(&mut deserializer).is_some() {
             let (text, ends) = <(Table<u8>, Table<u64>)>::deserialize(deserializer)?;
             Ok(TermList {
                 text,

@@ -1,44 +1,63 @@
 //! The model file: everything needed to classify text the way the model was trained.
 //!
-//! Layout (formats 6 to 9): the 8 magic bytes `BOWLINE\x01`, the format version (u32, little-endian),
-//! the length (u64) and CRC-32 (u32) of the postcard part, the length (u64) and CRC-32 (u32) of
-//! the array sections, 4 zero bytes; then the sections, raw little-endian arrays each at a
-//! multiple of 8 bytes, which a loaded model uses where they lie in the mapped file (see
-//! [`crate::packed`]); then the postcard part, the [`Model`] in postcard's compact binary
-//! encoding with each large array replaced by its place among the sections. Loading checks the
-//! postcard part's CRC-32 and that every array lies within the file, but not the sections'
-//! CRC-32: reading all of a 90 MB model to check it would cost more than the rest of loading
-//! (see [`Model::verify`]).
+//! # Layout
 //!
-//! Format 7 adds how terms are hashed (`--hash-bits`) at the end of the vectorizer, and format
-//! 8 the weight of word n-grams (`--ngram-weight`) after it; format 9 adds to a tuned model's
-//! record whether tuning kept its starting configuration. A file is decoded with the fields of
-//! its format ([`decoding_format`]), the missing ones read as not hashed, weight 1 and not kept.
+//! A file of format 6 or later, every number little-endian:
 //!
-//! Formats 3 to 5 end after the first CRC-32 with one postcard payload that holds everything.
-//! A truncated, corrupted, foreign or future file is recognised from the header before any
-//! decoding, and each case gets its own message. Files are written atomically.
+//! | Bytes | Content |
+//! |-------|---------|
+//! | 8 | the magic bytes `BOWLINE\x01` |
+//! | 4 | the format version (u32) |
+//! | 8 + 4 | the length (u64) and CRC-32 (u32) of the postcard part |
+//! | 8 + 4 | the length (u64) and CRC-32 (u32) of the sections |
+//! | 4 | zero, so that the sections start at a multiple of 8 |
+//! | sections | the large arrays, raw, each at a multiple of 8 bytes and padded with zeros to it, which a loaded model uses where they lie in the mapped file (see [`crate::packed`]) |
+//! | postcard part | the [`Model`] in postcard's compact binary encoding, each large array replaced by its offset among the sections and its number of elements |
+//!
+//! A file of formats 3 to 5 ends after the first CRC-32 with one postcard part that holds
+//! everything, the large arrays as packed byte strings (the terms as their text and lengths,
+//! document frequencies as a plain sequence).
+//!
+//! Loading checks the postcard part's CRC-32 and that every array lies within the file, but not
+//! the sections' CRC-32: reading all of a 90 MB model to check it would cost more than the rest
+//! of loading ([`Model::verify`] does). A truncated, corrupted, foreign or future file is
+//! recognised from the header before any decoding, and each case gets its own message. Files
+//! are written atomically.
+//!
+//! # Versions
+//!
+//! | Format | Added |
+//! |--------|-------|
+//! | 3 | the oldest format read |
+//! | 4 | character n-grams and word terms on or off in the analysis; the record of `train --tune` |
+//! | 5 | multi-label models (the classifier's last variant) |
+//! | 6 | the sections and their header, the terms as their text and ends; idf, naive Bayes' scorer and k-NN's posting weights stored rather than computed on loading |
+//! | 7 | how terms are hashed (`--hash-bits`), at the end of the vectorizer |
+//! | 8 | the weight of word n-grams (`--ngram-weight`), after it |
+//! | 9 | in the tuning record, whether tuning kept its starting configuration over a better trial |
+//!
+//! `versions.rs` holds the same history as the decoder reads it: the fields that each format
+//! added, which a file of an earlier format lacks and which read as their defaults (not hashed,
+//! n-gram weight 1, not kept, and so on).
+
+mod versions;
 
 use std::path::Path;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+pub use self::versions::FORMAT_VERSION;
 use super::{Classifier, TrainingInfo};
 use crate::error::{Error, Result};
-use crate::packed::sections::{self, Backing};
-use crate::vectorize::{decoding_format, FittedVectorizer};
+use crate::packed::sections::{self, Backing, Reader, Sections};
+use crate::vectorize::FittedVectorizer;
 
 const MAGIC: &[u8; 8] = b"BOWLINE\x01";
-/// The format this bowline writes. It reads this one and the earlier ones: 8 (the same without
-/// tuning's kept configuration), 7 (without n-gram weights), 6 (without hashed terms), 5
-/// (multi-label models), 4 (the same without them) and those in [`legacy`].
-pub const FORMAT_VERSION: u32 = 9;
-/// The first format with array sections.
-const SECTIONS_VERSION: u32 = 6;
+/// The header of formats 3 to 5: magic bytes, version, and the postcard part's length and CRC-32.
 const HEADER: usize = 8 + 4 + 8 + 4;
-/// Format 6's header: [`HEADER`], then the sections' length and CRC-32 and 4 bytes that align
-/// the sections.
+/// The header of format 6 on: [`HEADER`], then the sections' length and CRC-32 and 4 bytes that
+/// align the sections.
 const HEADER_6: usize = HEADER + 8 + 4 + 4;
 
 /// A model file's contents.
@@ -80,28 +99,25 @@ impl Model {
     fn header(&self, path: &Path) -> Result<(Vec<u8>, usize)> {
         // Parts derived from others are stored, so that loading need not compute them.
         self.classifier.derive_stored_parts();
-        let mut digest = Digest::default();
-        let (encoded, layout) = sections::with_layout(|| postcard::to_io(self, &mut digest));
-        encoded.map_err(|e| encode_error(path, e))?;
+        let measured = sections::encode(self, None).map_err(|e| failed(path, e))?;
+        let postcard = measured.postcard.len() as u64;
         let mut header = Vec::with_capacity(HEADER_6);
         header.extend_from_slice(MAGIC);
         header.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-        header.extend_from_slice(&digest.length.to_le_bytes());
-        header.extend_from_slice(&digest.crc.finalize().to_le_bytes());
-        header.extend_from_slice(&layout.length.to_le_bytes());
-        header.extend_from_slice(&layout.crc().to_le_bytes());
+        header.extend_from_slice(&postcard.to_le_bytes());
+        header.extend_from_slice(&crc32fast::hash(&measured.postcard).to_le_bytes());
+        header.extend_from_slice(&measured.length.to_le_bytes());
+        header.extend_from_slice(&measured.crc.to_le_bytes());
         header.extend_from_slice(&[0u8; 4]);
-        let length = HEADER_6 as u64 + layout.length + digest.length;
+        let length = HEADER_6 as u64 + measured.length + postcard;
         Ok((header, usize::try_from(length).unwrap_or(0)))
     }
 
     /// Writes the sections, then the postcard part, after the header.
     fn write_body(&self, out: &mut impl std::io::Write, path: &Path) -> Result<()> {
-        let mut meta = Vec::new();
-        let (encoded, written) = sections::with_writer(out, || postcard::to_io(self, &mut meta));
-        written.map_err(|e| Error::io(path, e))?;
-        encoded.map_err(|e| encode_error(path, e))?;
-        out.write_all(&meta).map_err(|e| Error::io(path, e))
+        let encoded = sections::encode(self, Some(&mut *out)).map_err(|e| failed(path, e))?;
+        out.write_all(&encoded.postcard)
+            .map_err(|e| Error::io(path, e))
     }
 
     /// The version this model is written as: always [`FORMAT_VERSION`].
@@ -112,28 +128,33 @@ impl Model {
     /// Decodes a model; `path` names the file in error messages. A model of format 6 is copied
     /// once, to memory aligned for its arrays.
     pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Self> {
-        if check_header(bytes, path)? >= SECTIONS_VERSION {
+        let version = check_header(bytes, path)?;
+        if version >= versions::SECTIONS {
             return Model::from_backing(Arc::new(Backing::copied(bytes)), path);
         }
-        let model = decoding_format(version_of(bytes), || match version_of(bytes) {
-            legacy::VERSION_3 => legacy::decode_3(&bytes[HEADER..]),
-            _ => postcard::from_bytes(&bytes[HEADER..]).map_err(|e| e.to_string()),
-        });
-        let model = model.map_err(|e| corrupted(path, e))?;
-        model.checked(path)
+        Model::decode(
+            Reader::new(&bytes[HEADER..], version, versions::FIELDS, None),
+            path,
+        )
     }
 
     /// Decodes a model of format 6 or later whose header [`check_header`] accepted.
     fn from_backing(backing: Arc<Backing>, path: &Path) -> Result<Self> {
         let bytes = backing.bytes();
-        let meta_start = HEADER_6 + u64_at(bytes, 24) as usize;
-        let decode = || {
-            sections::with_sections(&backing, HEADER_6..meta_start, || {
-                postcard::from_bytes::<Model>(&bytes[meta_start..])
-            })
-        };
-        let decoded = decoding_format(version_of(bytes), decode);
-        let model = decoded.map_err(|e| corrupted(path, e))?;
+        let postcard = HEADER_6 + u64_at(bytes, 24) as usize;
+        let sections = Sections::new(Arc::clone(&backing), HEADER_6..postcard);
+        let reader = Reader::new(
+            &bytes[postcard..],
+            version_of(bytes),
+            versions::FIELDS,
+            Some(sections),
+        );
+        Model::decode(reader, path)
+    }
+
+    /// Decodes the postcard part that `reader` reads, and checks the model.
+    fn decode(mut reader: Reader, path: &Path) -> Result<Self> {
+        let model = Model::deserialize(&mut reader).map_err(|e| corrupted(path, e))?;
         model.checked(path)
     }
 
@@ -210,7 +231,7 @@ impl Model {
         // a program that keeps a model for long guards the file with a lease, as `bowline
         // serve` does, or uses `Model::read` instead.
         if let Ok(map) = unsafe { memmap2::Mmap::map(&file) } {
-            if check_header(&map, path)? >= SECTIONS_VERSION {
+            if check_header(&map, path)? >= versions::SECTIONS {
                 return Model::from_backing(Arc::new(Backing::mapped(map, file)), path);
             }
             return Model::from_bytes(&map, path);
@@ -229,7 +250,7 @@ impl Model {
     pub fn read(path: &Path) -> Result<Self> {
         let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
         let backing = Backing::read(&file).map_err(|e| Error::io(path, e))?;
-        if check_header(backing.bytes(), path)? >= SECTIONS_VERSION {
+        if check_header(backing.bytes(), path)? >= versions::SECTIONS {
             return Model::from_backing(Arc::new(backing), path);
         }
         Model::from_bytes(backing.bytes(), path)
@@ -251,7 +272,7 @@ impl Model {
     /// module's documentation); files of earlier formats are checked whole on loading.
     pub fn verify(path: &Path) -> Result<()> {
         let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-        if check_header(&bytes, path)? < SECTIONS_VERSION {
+        if check_header(&bytes, path)? < versions::SECTIONS {
             return Ok(());
         }
         let sections = &bytes[HEADER_6..HEADER_6 + u64_at(&bytes, 24) as usize];
@@ -262,11 +283,15 @@ impl Model {
     }
 }
 
-fn encode_error(path: &Path, error: postcard::Error) -> Error {
-    Error::Config(format!(
-        "cannot write the model to {}: {error}",
-        path.display()
-    ))
+/// The error of a failed [`sections::encode`]: writing's, or else the encoding's.
+fn failed(path: &Path, failure: sections::Failure) -> Error {
+    match failure {
+        sections::Failure::Write(error) => Error::io(path, error),
+        sections::Failure::Encode(error) => Error::Config(format!(
+            "cannot write the model to {}: {error}",
+            path.display()
+        )),
+    }
 }
 
 fn corrupted(path: &Path, message: impl std::fmt::Display) -> Error {
@@ -304,14 +329,14 @@ fn check_header(bytes: &[u8], path: &Path) -> Result<u32> {
         ));
     }
     let version = version_of(bytes);
-    if !(legacy::VERSION_3..=FORMAT_VERSION).contains(&version) {
+    if !(versions::OLDEST..=FORMAT_VERSION).contains(&version) {
         return Err(problem(format!(
             "model format version {version}; this bowline reads versions {} to \
              {FORMAT_VERSION}",
-            legacy::VERSION_3
+            versions::OLDEST
         )));
     }
-    let header = if version >= SECTIONS_VERSION {
+    let header = if version >= versions::SECTIONS {
         HEADER_6
     } else {
         HEADER
@@ -324,7 +349,7 @@ fn check_header(bytes: &[u8], path: &Path) -> Result<u32> {
     let length = u64_at(bytes, 12);
     let checksum = u64_at(&bytes[..24], 20) as u32;
     // Format 6's sections come between the header and the postcard part.
-    let sections = if version >= SECTIONS_VERSION {
+    let sections = if version >= versions::SECTIONS {
         u64_at(bytes, 24)
     } else {
         0
@@ -385,107 +410,6 @@ impl ModelLock {
         Ok(ModelLock {
             _file: file,
             model: model.to_path_buf(),
-        })
-    }
-}
-
-/// A writer that keeps only the length and CRC-32 of what it is given.
-#[derive(Default)]
-struct Digest {
-    length: u64,
-    crc: crc32fast::Hasher,
-}
-
-impl std::io::Write for Digest {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.length += buf.len() as u64;
-        self.crc.update(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-/// Model files of earlier formats, read into today's [`Model`].
-pub mod legacy {
-    use serde::Deserialize;
-
-    use super::Model;
-    use crate::analyze::{AnalyzerConfig, Language, StopWords};
-    use crate::model::{Classifier, TrainingInfo};
-    use crate::vectorize::{FittedVectorizer, TermList, VectorizerConfig};
-
-    /// Version 3: an analysis without character n-grams, provenance without tuning.
-    pub const VERSION_3: u32 = 3;
-
-    #[derive(Deserialize)]
-    struct Analysis3 {
-        min_token_len: usize,
-        max_token_len: usize,
-        lowercase: bool,
-        stop_words: StopWords,
-        stemmer: Option<Language>,
-        ngram_min: usize,
-        ngram_max: usize,
-    }
-
-    #[derive(Deserialize)]
-    struct Vectorizer3 {
-        analyzer: Analysis3,
-        config: VectorizerConfig,
-        n_docs: u32,
-        terms: TermList,
-        df: Vec<u32>,
-    }
-
-    #[derive(Deserialize)]
-    struct Info3 {
-        corpora: Vec<String>,
-        docs_per_class: Vec<u64>,
-        bowline_version: String,
-        written: String,
-    }
-
-    #[derive(Deserialize)]
-    struct Model3 {
-        vectorizer: Vectorizer3,
-        labels: Vec<String>,
-        classifier: Classifier,
-        info: Info3,
-    }
-
-    /// Decodes a version 3 payload.
-    pub(super) fn decode_3(payload: &[u8]) -> Result<Model, String> {
-        let old: Model3 = postcard::from_bytes(payload).map_err(|e| e.to_string())?;
-        let v = old.vectorizer;
-        let a = v.analyzer;
-        let analyzer = AnalyzerConfig {
-            min_token_len: a.min_token_len,
-            max_token_len: a.max_token_len,
-            lowercase: a.lowercase,
-            stop_words: a.stop_words,
-            stemmer: a.stemmer,
-            ngram_min: a.ngram_min,
-            ngram_max: a.ngram_max,
-            char_ngrams: None,
-            words: true,
-        };
-        let vectorizer = FittedVectorizer::from_parts(analyzer, v.config, v.terms, v.df, v.n_docs)
-            .map_err(|e| e.to_string())?;
-        let info = TrainingInfo {
-            corpora: old.info.corpora,
-            docs_per_class: old.info.docs_per_class,
-            bowline_version: old.info.bowline_version,
-            tuned: None,
-            written: old.info.written,
-        };
-        Ok(Model {
-            vectorizer,
-            labels: old.labels,
-            classifier: old.classifier,
-            info,
         })
     }
 }

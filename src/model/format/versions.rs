@@ -1,0 +1,35 @@
+//! Which format version added which field: the one table of the format's history that the
+//! model file's reader consults (the format is documented in [`super`]).
+
+use crate::packed::sections::Since;
+
+/// The format this bowline writes. It reads every format from the oldest, 3, to this one.
+pub const FORMAT_VERSION: u32 = 9;
+/// The oldest format this bowline reads.
+pub(super) const OLDEST: u32 = 3;
+/// The first format whose large arrays are sections, which its header locates.
+pub(super) const SECTIONS: u32 = 6;
+
+/// The fields that the postcard part gained after format 3, each with the format that added it,
+/// by the names serde gives them. Where a file of an earlier format has none of them, the reader
+/// reads nothing and the field takes its default (each is `#[serde(default)]` for that): postcard
+/// knows no field names, so reading it would take the next field's bytes.
+pub(super) const FIELDS: &[Since] = &[
+    since(4, "AnalyzerConfig", "char_ngrams"),
+    since(4, "AnalyzerConfig", "words"),
+    since(4, "TrainingInfo", "tuned"),
+    since(6, "StoredVectorizer", "idf"),
+    since(6, "NaiveBayes", "scorer"),
+    since(6, "StoredKnn", "weights"),
+    since(7, "StoredVectorizer", "hashing"),
+    since(8, "StoredVectorizer", "ngram_weight"),
+    since(9, "Tuned", "best_not_taken"),
+];
+
+const fn since(version: u32, owner: &'static str, field: &'static str) -> Since {
+    Since {
+        version,
+        owner,
+        field,
+    }
+}
