@@ -3,8 +3,14 @@
 //! input into a job, run it, and render what it returns; none holds a loop of its own.
 //!
 //! - [`classify`]: label files, folder trees or a stream, and answer one text as `serve` does.
+//! - [`inspect`] and [`export`]: a model described as text or JSON, or written as JSON for other
+//!   tools.
+//! - [`merge`]: models of disjoint shards combined into one.
 
 pub mod classify;
+pub mod export;
+pub mod inspect;
+pub mod merge;
 
 use std::sync::Arc;
 
