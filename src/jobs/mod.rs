@@ -6,11 +6,13 @@
 //! - [`inspect`] and [`export`]: a model described as text or JSON, or written as JSON for other
 //!   tools.
 //! - [`merge`]: models of disjoint shards combined into one.
+//! - [`update`]: a model taught more documents, here or across a cluster, and written back.
 
 pub mod classify;
 pub mod export;
 pub mod inspect;
 pub mod merge;
+pub mod update;
 
 use std::sync::Arc;
 
