@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::Outcome;
-use bowline::model::export::Export;
-use bowline::{Result, TextClassifier};
+use bowline::jobs::export::Export;
+use bowline::Result;
 
 /// The schema, shown by `bowline export --help`; `bowline::model::export` documents it too.
 pub(super) const SCHEMA: &str = "\
@@ -61,11 +61,10 @@ pub struct ExportArgs {
 
 /// Runs the command.
 pub fn run(args: ExportArgs) -> Result<Outcome> {
-    bowline::io::refuse_overwriting_inputs(&args.output, &[&args.model])?;
-    let classifier = TextClassifier::load(&args.model)?;
-    let export = Export::new(classifier.model());
-    bowline::io::write_atomically(&args.output, |out| {
-        bowline::render::write_json(out, &export)
-    })?;
+    let job = Export {
+        model: args.model,
+        output: args.output,
+    };
+    job.run()?;
     Ok(Outcome::Clean)
 }

@@ -6,7 +6,8 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::Outcome;
-use bowline::{Result, TextClassifier};
+use bowline::jobs::merge::Merge;
+use bowline::Result;
 
 /// The long help of `bowline merge`: what is exact, and what is refused.
 const ABOUT: &str = "\
@@ -44,21 +45,14 @@ pub struct MergeArgs {
 
 /// Runs the command.
 pub fn run(args: MergeArgs) -> Result<Outcome> {
-    let inputs: Vec<&std::path::Path> = args.models.iter().map(PathBuf::as_path).collect();
-    bowline::io::refuse_overwriting_inputs(&args.output, &inputs)?;
-    let merged = TextClassifier::merge_files(&args.models)?;
-    merged.save(&args.output)?;
+    let job = Merge {
+        models: args.models,
+        output: args.output,
+    };
+    let merged = job.run()?;
     if !args.quiet {
-        let model = merged.model();
-        eprintln!(
-            "bowline: merged {} {} models: {} documents, {} classes, {} -> {}",
-            args.models.len(),
-            model.classifier.name(),
-            model.vectorizer.n_docs(),
-            model.labels.len(),
-            super::features(&model.vectorizer),
-            args.output.display()
-        );
+        let summary = bowline::render::model::merged(job.models.len(), merged.model(), &job.output);
+        eprintln!("bowline: {summary}");
     }
     Ok(Outcome::Clean)
 }

@@ -8,9 +8,6 @@ use serde::Serialize;
 use bowline::classifier::{RoundTime, Trial, TuneOptions, TuneOutcome, SIGNIFICANT};
 use bowline::Result;
 
-/// What tuning chose and why, as `inspect` shows it; the library renders it.
-pub use bowline::render::chosen_text;
-
 /// The search's flags.
 #[derive(Debug, Clone, Args)]
 pub struct TuneArgs {

@@ -5,10 +5,18 @@
 //! - [`classify`]: label files, folder trees or a stream, and answer one text as `serve` does.
 //! - [`eval`]: a model's figures on a labelled corpus, with the curves' scores when asked.
 //! - [`cv`]: k-fold cross-validation of a classifier, or the search of its settings.
+//! - [`inspect`] and [`export`]: a model described as text or JSON, or written as JSON for other
+//!   tools.
+//! - [`merge`]: models of disjoint shards combined into one.
+//! - [`update`]: a model taught more documents, here or across a cluster, and written back.
 
 pub mod classify;
 pub mod cv;
 pub mod eval;
+pub mod export;
+pub mod inspect;
+pub mod merge;
+pub mod update;
 
 use std::sync::Arc;
 

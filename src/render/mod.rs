@@ -6,11 +6,14 @@
 //! - [`evaluation`]: a model's figures on a labelled corpus, as tables, JSON and an HTML page.
 //! - [`cv`]: a cross-validation's folds, as a table or JSON.
 //! - [`chosen_text`]: what tuning chose for a model, and why.
+//! - [`model`]: a model as `inspect` shows it, as text or JSON; what tuning chose; the summary
+//!   lines of the models `merge` and `update` write.
 //! - [`json_text`] and [`json_line`]: any JSON output, with its `schema_version` first.
 
 pub mod cv;
 pub mod evaluation;
 mod json;
+pub mod model;
 pub mod prediction;
 mod tuned;
 

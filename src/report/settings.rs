@@ -56,9 +56,9 @@ pub fn weighting_flags(vectorizer: &VectorizerConfig) -> String {
         "--min-df {} --max-df {} --tf {} --idf {} --norm {}",
         bound(vectorizer.min_df),
         bound(vectorizer.max_df),
-        name(&w.tf),
-        name(&w.idf),
-        name(&w.norm)
+        flag_value(&w.tf),
+        flag_value(&w.idf),
+        flag_value(&w.norm)
     );
     if let Some(n) = vectorizer.max_features {
         flags += &format!(" --max-features {n}");
@@ -69,8 +69,9 @@ pub fn weighting_flags(vectorizer: &VectorizerConfig) -> String {
     flags
 }
 
-/// A value's name as a flag takes it: its serde name.
-fn name(value: &impl Serialize) -> String {
+/// A value's name as a flag takes it: its serde name, which the weighting's values share with
+/// their flags (`sublinear`, `smooth`, `l2`).
+pub fn flag_value(value: &impl Serialize) -> String {
     serde_json::to_value(value)
         .ok()
         .and_then(|v| v.as_str().map(str::to_string))
