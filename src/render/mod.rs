@@ -3,10 +3,16 @@
 //!
 //! - [`prediction`]: one document's class, or label set, as a TSV or JSON line, and the same
 //!   JSON object inside a `serve` answer.
+//! - [`tuning`]: a search's trials as a table or JSON, and what tuning chose and why.
+//! - [`prequential`]: a stream's test-then-train figures, a line per window.
 //! - [`json_text`] and [`json_line`]: any JSON output, with its `schema_version` first.
 
 mod json;
 pub mod prediction;
+pub mod prequential;
+pub mod tuning;
 
 pub use json::{json_line, json_text, write_json, SCHEMA_VERSION};
 pub use prediction::{explained, Decided, JsonPrediction, LineFormat, PredictionWriter, Ranked};
+pub use prequential::prequential_line;
+pub use tuning::{chosen_text, trials_json, trials_table};
