@@ -3,8 +3,11 @@
 //! input into a job, run it, and render what it returns; none holds a loop of its own.
 //!
 //! - [`classify`]: label files, folder trees or a stream, and answer one text as `serve` does.
+//! - [`learn`]: a model learns a stream, test-then-train, and the checkpoint rule that `learn`
+//!   and `serve` share.
 
 pub mod classify;
+pub mod learn;
 
 use std::sync::Arc;
 
