@@ -3,11 +3,13 @@
 //! input into a job, run it, and render what it returns; none holds a loop of its own.
 //!
 //! - [`classify`]: label files, folder trees or a stream, and answer one text as `serve` does.
+//! - [`train`]: a labelled corpus becomes a model, here or across a cluster, tuned or not.
 //! - [`learn`]: a model learns a stream, test-then-train, and the checkpoint rule that `learn`
 //!   and `serve` share.
 
 pub mod classify;
 pub mod learn;
+pub mod train;
 
 use std::sync::Arc;
 
