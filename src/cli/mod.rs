@@ -23,6 +23,7 @@ mod serve;
 mod stats;
 mod stream;
 mod train;
+mod trainer;
 mod tune;
 mod update;
 mod vectorize;

@@ -1,79 +1,21 @@
 //! `bowline train`: a labelled corpus becomes a model file.
 
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 use clap::Args;
+use indicatif::ProgressBar;
 
-use super::log::ReadLog;
+use super::log::Logged;
 use super::tune::TuneArgs;
 use super::{AnalysisArgs, InputArgs, Outcome, RuntimeArgs, VocabularyArgs};
 use bowline::analyze::AnalyzerConfig;
-use bowline::classifier::MultiLabelOptions;
-use bowline::model::{
-    Classifier, Kind, KnnParams, Loss, Params, Priors, Similarity, Smoothing, SvmParams, Trainer,
-};
-use bowline::vectorize::{VectorizerConfig, Weighting};
-use bowline::{Builder, Error, Result, Source};
+use bowline::jobs::train::{Made, Settings, Train, Trained};
+use bowline::model::{Classifier, Kind};
+use bowline::{Error, Result};
 
-/// Similarity choices for k-NN.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum SimilarityChoice {
-    /// Cosine of the TF-IDF vectors.
-    Cosine,
-    /// Okapi BM25 (k1 1.2, b 0.75).
-    Bm25,
-}
-
-/// Prior choices for naive Bayes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum PriorChoice {
-    /// Proportional to the training documents per class.
-    Learned,
-    /// Equal for every class.
-    Uniform,
-}
-
-/// The classifier and its parameters: flags shared by `train`, `cv` and `select`.
-#[derive(Debug, Args)]
-pub struct ClassifierArgs {
-    /// The classifier [default: svm; for select, mnb].
-    #[arg(long, value_enum)]
-    pub classifier: Option<Kind>,
-    /// Naive Bayes smoothing, > 0, or `auto` for mnb: the value from 0.0001 to 1 (half decades)
-    /// with the best leave-one-out accuracy on up to 2,000 training documents [default: mnb
-    /// auto (multi-label and select: 0.01), cnb 0.1, bnb 0.001].
-    #[arg(long, value_name = "ALPHA")]
-    pub alpha: Option<Smoothing>,
-    /// Naive Bayes class priors.
-    #[arg(long, value_enum, default_value = "learned")]
-    pub priors: PriorChoice,
-    /// SVM inverse regularization strength, > 0 [default: 3].
-    #[arg(long = "c", value_name = "C")]
-    pub c: Option<f64>,
-    /// SVM loss [default: squared-hinge].
-    #[arg(long, value_enum)]
-    pub loss: Option<Loss>,
-    /// SVM stopping tolerance on the projected gradient [default: 0.1].
-    #[arg(long)]
-    pub tolerance: Option<f64>,
-    /// SVM passes over the data at most [default: 1000].
-    #[arg(long)]
-    pub max_iterations: Option<usize>,
-    /// SVM: training documents kept in the model (a uniform sample) that `bowline update`
-    /// revisits; 0 keeps none [default: 4096].
-    #[arg(long, value_name = "DOCS")]
-    pub reservoir: Option<u32>,
-    /// SVM: fit Platt scaling on a held-out fifth of the training data, so `classify` reports
-    /// calibrated probabilities (trains twice).
-    #[arg(long)]
-    pub calibrate: bool,
-    /// k-NN: neighbours that vote, >= 1 [default: 30].
-    #[arg(long = "k", value_name = "N")]
-    pub k: Option<usize>,
-    /// k-NN: how documents are compared [default: cosine].
-    #[arg(long, value_enum)]
-    pub similarity: Option<SimilarityChoice>,
-}
+pub use super::trainer::ClassifierArgs;
+use super::trainer::{MultiLabelArgs, SVM_ONLY};
 
 /// Flags of `bowline train`.
 #[derive(Debug, Args)]
@@ -126,130 +68,59 @@ pub struct TrainArgs {
     pub cocoa: bool,
 }
 
-/// Flags of multi-label training.
-#[derive(Debug, Args)]
-pub struct MultiLabelArgs {
-    /// Train a multi-label model (one binary problem per label) even if no document has
-    /// several labels; with class folders, the same file in several folders is one document
-    /// with each folder's label. Without it, a corpus with a document of several labels
-    /// (JSONL `labels`, TSV with --label-sep) trains a multi-label model.
-    #[arg(long)]
-    pub multi_label: bool,
-    /// Multi-label: every document gets at least this many labels, the highest-scoring.
-    #[arg(long, default_value_t = 1, value_name = "N")]
-    pub min_labels: u32,
-    /// Multi-label: choose each label's threshold by its best F1 over this many folds of the
-    /// training data; 0 keeps every threshold at 0 (the classifiers' natural boundary).
-    #[arg(long, default_value_t = 5, value_name = "K")]
-    pub threshold_folds: usize,
-}
-
-impl MultiLabelArgs {
-    /// The library's options; `seed` deals the folds.
-    pub fn options(&self, seed: u64) -> MultiLabelOptions {
-        MultiLabelOptions {
-            min_labels: self.min_labels,
-            folds: self.threshold_folds,
-            seed,
-        }
-    }
-}
-
-const SVM_ONLY: &str =
-    "--c, --loss, --tolerance, --max-iterations, --seed, --reservoir and --calibrate are SVM flags";
-const KNN_ONLY: &str = "--k and --similarity are k-NN flags";
-
-impl ClassifierArgs {
-    /// The chosen classifier, or `default`.
-    pub fn choice(&self, default: Kind) -> Kind {
-        self.classifier.unwrap_or(default)
-    }
-
-    /// The validated trainer for `choice`; `seed` is the SVM's (the other classifiers take
-    /// none, and `train` refuses one with them); `weighting` is the vectorizer's, which k-NN
-    /// applies to its training counts.
-    pub fn trainer(
-        &self,
-        choice: Kind,
-        seed: Option<u64>,
-        weighting: Weighting,
-    ) -> Result<Trainer> {
-        self.refuse_foreign_flags(choice)?;
-        let (svm, knn) = (SvmParams::default(), KnnParams::default());
-        let params = Params {
-            alpha: self.alpha,
-            priors: match self.priors {
-                PriorChoice::Learned => Priors::Learned,
-                PriorChoice::Uniform => Priors::Uniform,
-            },
-            svm: SvmParams {
-                loss: self.loss.unwrap_or(svm.loss),
-                c: self.c.unwrap_or(svm.c),
-                tolerance: self.tolerance.unwrap_or(svm.tolerance),
-                max_iterations: self.max_iterations.unwrap_or(svm.max_iterations),
-                seed: seed.unwrap_or(svm.seed),
-                reservoir: self.reservoir.unwrap_or(svm.reservoir),
-            },
-            calibrate: self.calibrate,
-            knn: KnnParams {
-                k: self.k.unwrap_or(knn.k),
-                similarity: match self.similarity {
-                    None => knn.similarity,
-                    Some(SimilarityChoice::Cosine) => Similarity::Cosine,
-                    Some(SimilarityChoice::Bm25) => Similarity::bm25(),
-                },
-            },
-        };
-        choice.trainer(&params, weighting)
-    }
-
-    /// The builder of `kind` that the flags describe, over `analysis` and `vectorizer` (read from
-    /// their own flags), with the allocator prepared for the analysis; `seed` is the SVM's.
-    pub fn builder(
-        &self,
-        kind: Kind,
-        analysis: AnalyzerConfig,
-        vectorizer: VectorizerConfig,
-        seed: Option<u64>,
-    ) -> Result<Builder> {
-        if kind == Kind::Knn && vectorizer.ngram_weight != 1.0 {
-            return Err(Error::Config(
-                "--ngram-weight does not apply to knn, which weighs its rows itself".into(),
-            ));
-        }
-        let trainer = self.trainer(kind, seed, vectorizer.weighting)?;
-        super::memory::prepare_for(&analysis);
-        Ok(Builder::new(kind)
-            .analysis(analysis)
-            .vectorizer(vectorizer)
-            .trainer(trainer))
-    }
-
-    /// Refuses the flags of the classifiers other than `choice`.
-    fn refuse_foreign_flags(&self, choice: Kind) -> Result<()> {
-        let svm_flags = self.c.is_some()
-            || self.loss.is_some()
-            || self.tolerance.is_some()
-            || self.max_iterations.is_some()
-            || self.reservoir.is_some()
-            || self.calibrate;
-        let knn_flags = self.k.is_some() || self.similarity.is_some();
-        if svm_flags && choice != Kind::Svm {
-            return Err(Error::Config(SVM_ONLY.into()));
-        }
-        if knn_flags && choice != Kind::Knn {
-            return Err(Error::Config(KNN_ONLY.into()));
-        }
-        if self.alpha.is_some() && choice.naive_bayes().is_none() {
-            return Err(Error::Config("--alpha is a naive Bayes flag".into()));
-        }
-        Ok(())
-    }
-}
-
 /// Runs the command.
 pub fn run(args: TrainArgs) -> Result<Outcome> {
-    let started = std::time::Instant::now();
+    let started = Instant::now();
+    let job = job(&args)?;
+    #[cfg(feature = "cluster")]
+    let placement = args.cluster.placement()?;
+    #[cfg(not(feature = "cluster"))]
+    let placement = bowline::jobs::Placement::Local;
+    job.check(&placement)?;
+    let logged = Logged::new(job.read.max_doc_bytes, ProgressBar::hidden());
+    // A search shows its trials done as it goes.
+    let progress = match args.tune.tune {
+        true => super::tune::progress_bar(),
+        false => ProgressBar::hidden(),
+    };
+    let on_trial = |done: usize, planned: usize| {
+        progress.set_length(planned as u64);
+        progress.set_position(done as u64);
+    };
+    let result = job.run(&placement, logged.note(), &on_trial);
+    progress.finish_and_clear();
+    let quiet = args.runtime.quiet;
+    if placement.process().is_some() {
+        // Every process of a cluster reports its reading, whether or not the training
+        // succeeded, and before process 0 writes the model.
+        let outcome = logged.finish(quiet, &placement)?;
+        if let Some(trained) = result? {
+            keep(&trained, &args.output)?;
+            if !quiet {
+                eprintln!(
+                    "bowline: trained {}",
+                    trained_text(&trained, &args.output, started)
+                );
+            }
+        }
+        return Ok(outcome);
+    }
+    let Some(trained) = result? else {
+        return logged.finish(quiet, &placement);
+    };
+    if let (Made::Tuned(outcome), false) = (&trained.made, quiet) {
+        super::print_or_quiet(&super::tune::render(outcome, args.json)?)?;
+    }
+    keep(&trained, &args.output)?;
+    let outcome = logged.finish(quiet, &placement)?;
+    if !quiet {
+        report(&trained, &args.output, started);
+    }
+    Ok(outcome)
+}
+
+/// The job the flags describe.
+fn job(args: &TrainArgs) -> Result<Train> {
     let inputs: Vec<&Path> = args
         .corpus
         .iter()
@@ -266,99 +137,33 @@ pub fn run(args: TrainArgs) -> Result<Outcome> {
             "--tune searches single-label settings; train a multi-label model without it".into(),
         ));
     }
-    let (corpus, analysis) = source(&args, kind)?;
+    let (corpus, analysis) = source(args, kind)?;
     let analysis = args.analysis.config_over(&analysis)?;
     let config = args.weighting.config_over(&kind.default_vectorizer())?;
     let builder = args.model.builder(kind, analysis, config, args.seed)?;
-    let chosen = matches!(
-        builder.trainer_config().naive_bayes(),
-        Some((_, Smoothing::Auto))
-    );
     let mut read = args.input.labelled_options()?;
     if args.index.is_some() {
         read.format = Some(bowline::corpus::InputFormat::Index);
     }
     read.merge_folders = args.multi.multi_label;
-    let pipeline = args.runtime.start()?;
-    #[cfg(feature = "cluster")]
-    if let Some(cluster) = args.cluster.cluster()? {
-        return train_in_cluster(&cluster, &builder, corpus, &read, &pipeline, &args, started);
-    }
-    let mut log = ReadLog::new(read.max_doc_bytes);
-    let source = Source::open(corpus, &read)?;
-    let mut reading = super::reading(pipeline, &mut log);
-    let (classifier, documents) = if args.tune.tune {
-        let outcome = tune(&builder, source, &mut reading, &args)?;
-        let documents = outcome
-            .model
-            .model()
-            .info
-            .docs_per_class
-            .iter()
-            .sum::<u64>();
-        (outcome.model, documents as usize)
-    } else {
-        let options = args.multi.options(args.seed.unwrap_or(1));
-        let multi = args.multi.multi_label;
-        let fitted = if !args.passes.twice(corpus) {
-            builder.fit_labelled(source, &mut reading, &options, multi)?
-        } else {
-            let mut first = Some(source);
-            let open = || first.take().map_or_else(|| Source::open(corpus, &read), Ok);
-            builder.fit_twice(open, &mut reading, &options, multi)?
-        };
-        (fitted.classifier, fitted.documents)
+    let seed = args.seed.unwrap_or(1);
+    let settings = match args.tune.tune {
+        true => Settings::Tuned(args.tune.options(seed)),
+        false => Settings::Given {
+            multi_label: args.multi.multi_label,
+            options: args.multi.options(seed),
+        },
     };
-    drop(reading);
-    let model = classifier.model();
-    report_unconverged(&model.classifier, &model.labels);
-    classifier.save(&args.output)?;
-    if !args.runtime.quiet {
-        eprintln!("bowline: {}", log.summary());
-        eprintln!(
-            "bowline: trained {} on {} documents, {} classes, {} in {:.2} s -> {}",
-            model.classifier.name(),
-            documents,
-            model.labels.len(),
-            super::features(&model.vectorizer),
-            started.elapsed().as_secs_f64(),
-            args.output.display()
-        );
-        if let Some(multi) = model.classifier.multi_label() {
-            eprintln!(
-                "bowline: multi-label model, one binary problem per label; thresholds: {}; at \
-                 least {} label(s) per document",
-                multi.decision.tuned_by, multi.decision.min_labels
-            );
-        }
-        if let (Classifier::NaiveBayes(nb), true) = (&model.classifier, chosen) {
-            eprintln!(
-                "bowline: smoothing alpha {}, chosen by leave-one-out on the training documents",
-                nb.alpha()
-            );
-        }
-    }
-    Ok(log.outcome())
-}
-
-/// Searches for the best configuration, prints the trials, and returns the winner's model.
-fn tune(
-    builder: &Builder,
-    source: Source,
-    reading: &mut bowline::Reading,
-    args: &TrainArgs,
-) -> Result<bowline::classifier::TuneOutcome> {
-    let progress = super::tune::progress_bar();
-    let options = args.tune.options(args.seed.unwrap_or(1));
-    let outcome = builder.tune(source, reading, &options, |done, planned| {
-        progress.set_length(planned as u64);
-        progress.set_position(done as u64);
-    })?;
-    progress.finish_and_clear();
-    if !args.runtime.quiet {
-        super::print_or_quiet(&super::tune::render(&outcome, args.json)?)?;
-    }
-    Ok(outcome)
+    Ok(Train {
+        corpus: corpus.to_path_buf(),
+        builder,
+        read,
+        pipeline: args.runtime.start()?,
+        settings,
+        passes: args.passes.passes(),
+        #[cfg(feature = "cluster")]
+        cocoa: args.cocoa,
+    })
 }
 
 /// What to train on, and the analysis to start from: a corpus index with its own analysis, or a
@@ -368,6 +173,80 @@ fn source(args: &TrainArgs, kind: Kind) -> Result<(&Path, AnalyzerConfig)> {
         (Some(dir), _) => Ok((dir, bowline::index::analysis(dir)?)),
         (None, Some(path)) => Ok((path, kind.default_analysis())),
         (None, None) => Err(Error::Config("give a CORPUS or --index DIR".into())),
+    }
+}
+
+/// Warns of the classes whose SVM did not converge, and writes the model to `output`.
+fn keep(trained: &Trained, output: &Path) -> Result<()> {
+    let model = trained.classifier().model();
+    report_unconverged(&model.classifier, &model.labels);
+    trained.classifier().save(output)
+}
+
+/// The lines that end a training in this process.
+fn report(trained: &Trained, output: &Path, started: Instant) {
+    eprintln!(
+        "bowline: trained {}",
+        trained_text(trained, output, started)
+    );
+    let model = trained.classifier().model();
+    if let Some(multi) = model.classifier.multi_label() {
+        eprintln!(
+            "bowline: multi-label model, one binary problem per label; thresholds: {}; at \
+             least {} label(s) per document",
+            multi.decision.tuned_by, multi.decision.min_labels
+        );
+    }
+    if let Some(alpha) = trained.chosen_alpha {
+        eprintln!(
+            "bowline: smoothing alpha {alpha}, chosen by leave-one-out on the training documents"
+        );
+    }
+}
+
+/// What was trained, on what, how fast, and where it went.
+fn trained_text(trained: &Trained, output: &Path, started: Instant) -> String {
+    let model = trained.classifier().model();
+    let on = match &trained.made {
+        #[cfg(feature = "cluster")]
+        Made::InCluster(cluster) => format!(
+            "{} documents across {} processes of {} workers ({})",
+            trained.documents(),
+            cluster.processes,
+            cluster.workers,
+            exchanged(&cluster.exchange)
+        ),
+        _ => format!("{} documents", trained.documents()),
+    };
+    format!(
+        "{} on {on}, {} classes, {} in {:.2} s -> {}",
+        model.classifier.name(),
+        model.labels.len(),
+        super::features(&model.vectorizer),
+        started.elapsed().as_secs_f64(),
+        output.display()
+    )
+}
+
+/// What a cluster's training exchanged, as the report says it.
+#[cfg(feature = "cluster")]
+fn exchanged(exchange: &bowline::jobs::train::Exchange) -> String {
+    use bowline::jobs::train::Exchange;
+    match exchange {
+        Exchange::Gathered { bytes, method } => format!("{bytes} bytes of {method} gathered"),
+        Exchange::Cocoa {
+            round_bytes,
+            vocabulary_bytes,
+            dual_objective,
+        } => {
+            let rounds = round_bytes.len();
+            let bytes: u64 = round_bytes.iter().sum();
+            format!(
+                "CoCoA+ in {rounds} rounds, {bytes} bytes exchanged, {} a round on average \
+                 and {vocabulary_bytes} for the vocabulary; dual objective {dual_objective:.9e}",
+                bytes / rounds.max(1) as u64,
+            )
+        }
     }
 }
 
@@ -401,121 +280,13 @@ pub enum Passes {
     Two,
 }
 
-/// The corpus size from which `--passes auto` reads twice. Training naive Bayes in one pass
-/// peaks at about five times the corpus (1.2 GB for 235 MB of 20 Newsgroups posts, bigrams
-/// and all); two passes peak at what the vocabulary takes (220 MB for the same corpus) and
-/// double the analysis time, which pays for itself in memory from about this size.
-pub const TWO_PASSES_FROM: u64 = 256 << 20;
-
 impl Passes {
-    /// Whether to read `corpus` twice; stdin and FIFOs can be read only once.
-    fn twice(self, corpus: &Path) -> bool {
-        let on_disk = bowline::corpus::rereadable(corpus);
+    /// The library's choice.
+    fn passes(self) -> bowline::jobs::train::Passes {
         match self {
-            Passes::One => false,
-            Passes::Two => on_disk,
-            Passes::Auto => on_disk && bytes_on_disk(corpus) >= TWO_PASSES_FROM,
-        }
-    }
-}
-
-/// The bytes of the files at or below `path`; what cannot be read counts nothing, as reading
-/// reports it.
-fn bytes_on_disk(path: &Path) -> u64 {
-    walkdir::WalkDir::new(path)
-        .into_iter()
-        .filter_map(|entry| entry.ok()?.metadata().ok())
-        .filter(|metadata| metadata.is_file())
-        .map(|metadata| metadata.len())
-        .sum()
-}
-
-/// `train` in cluster mode: single-label, untuned; process 0 writes the model.
-#[cfg(feature = "cluster")]
-fn train_in_cluster(
-    cluster: &bowline::cluster::Cluster,
-    builder: &Builder,
-    corpus: &Path,
-    read: &bowline::corpus::ReadOptions,
-    pipeline: &bowline::pipeline::PipelineConfig,
-    args: &TrainArgs,
-    started: std::time::Instant,
-) -> Result<Outcome> {
-    if args.tune.tune || args.multi.multi_label || args.index.is_some() {
-        return Err(Error::Config(
-            "cluster mode trains single-label models from a corpus path, untuned".into(),
-        ));
-    }
-    let (log, note) = super::cluster::shared_log(read.max_doc_bytes);
-    if args.cocoa && (builder.kind() != Kind::Svm || args.weighting.hash_bits.is_some()) {
-        return Err(Error::Config(
-            "--cocoa trains the SVM over a vocabulary; drop it, or --hash-bits".into(),
-        ));
-    }
-    let trained = if args.cocoa {
-        let trained = bowline::cluster::train_svm(cluster, builder, corpus, read, pipeline, note);
-        trained.map(|t| t.map(InCluster::Svm))
-    } else {
-        let trained = bowline::cluster::train(cluster, builder, corpus, read, pipeline, note);
-        trained.map(|t| t.map(InCluster::Gathered))
-    };
-    let log = super::cluster::finished(&log)?;
-    if !args.runtime.quiet {
-        eprintln!("bowline: process {}: {}", cluster.process, log.summary());
-    }
-    let Some(trained) = trained? else {
-        return Ok(log.outcome());
-    };
-    let (classifier, exchange) = trained.described();
-    let model = classifier.model();
-    report_unconverged(&model.classifier, &model.labels);
-    classifier.save(&args.output)?;
-    if !args.runtime.quiet {
-        eprintln!(
-            "bowline: trained {} on {} documents across {} processes of {} workers ({exchange}), \
-             {} classes, {} in {:.2} s -> {}",
-            model.classifier.name(),
-            model.vectorizer.n_docs(),
-            cluster.processes(),
-            cluster.workers,
-            model.labels.len(),
-            super::features(&model.vectorizer),
-            started.elapsed().as_secs_f64(),
-            args.output.display()
-        );
-    }
-    Ok(log.outcome())
-}
-
-/// What a cluster trained: from what process 0 gathered, or the SVM by CoCoA+.
-#[cfg(feature = "cluster")]
-enum InCluster {
-    Gathered(bowline::cluster::Trained),
-    Svm(bowline::cluster::TrainedSvm),
-}
-
-#[cfg(feature = "cluster")]
-impl InCluster {
-    /// The classifier, and what its training exchanged, as the report says it.
-    fn described(self) -> (bowline::TextClassifier, String) {
-        match self {
-            InCluster::Gathered(trained) => {
-                let (exchanged, method) = (trained.exchanged, trained.method);
-                let said = format!("{exchanged} bytes of {method} gathered");
-                (trained.classifier, said)
-            }
-            InCluster::Svm(trained) => {
-                let rounds = trained.round_bytes.len();
-                let bytes: u64 = trained.round_bytes.iter().sum();
-                let said = format!(
-                    "CoCoA+ in {rounds} rounds, {bytes} bytes exchanged, {} a round on average \
-                     and {} for the vocabulary; dual objective {:.9e}",
-                    bytes / rounds.max(1) as u64,
-                    trained.vocabulary_bytes,
-                    trained.dual_objectives.iter().sum::<f64>()
-                );
-                (trained.classifier, said)
-            }
+            Passes::Auto => bowline::jobs::train::Passes::Auto,
+            Passes::One => bowline::jobs::train::Passes::One,
+            Passes::Two => bowline::jobs::train::Passes::Two,
         }
     }
 }

@@ -3,9 +3,8 @@
 use std::io::IsTerminal;
 
 use clap::Args;
-use serde::Serialize;
 
-use bowline::classifier::{RoundTime, Trial, TuneOptions, TuneOutcome, SIGNIFICANT};
+use bowline::classifier::{TuneOptions, TuneOutcome};
 use bowline::Result;
 
 /// The search's flags.
@@ -58,64 +57,10 @@ pub fn progress_bar() -> indicatif::ProgressBar {
     bar
 }
 
-#[derive(Serialize)]
-struct Report<'a> {
-    chosen: &'a str,
-    accuracy: f64,
-    stopped_by_budget: bool,
-    incumbent: &'a Trial,
-    kept_incumbent: bool,
-    rounds: &'a [RoundTime],
-    trials: &'a [Trial],
-}
-
 /// The trials table, or its JSON.
 pub fn render(outcome: &TuneOutcome, json: bool) -> Result<String> {
-    let tuned = outcome.model.model().info.tuned.as_ref();
-    let (chosen, accuracy) = tuned.map_or(("", 0.0), |t| (t.flags.as_str(), t.accuracy));
-    if json {
-        let report = Report {
-            chosen,
-            accuracy,
-            stopped_by_budget: outcome.stopped_by_budget,
-            incumbent: &outcome.incumbent,
-            kept_incumbent: outcome.kept_incumbent(),
-            rounds: &outcome.rounds,
-            trials: &outcome.trials,
-        };
-        return super::json_text(&report);
+    match json {
+        true => bowline::render::trials_json(outcome),
+        false => Ok(bowline::render::trials_table(outcome)),
     }
-    let mut out = format!(
-        "{:>5}  {:>6}  {:>8}  setting\n",
-        "round", "share", "accuracy"
-    );
-    for t in &outcome.trials {
-        out += &format!(
-            "{:>5}  {:>6.3}  {:>8.4}  {}\n",
-            t.round, t.share, t.accuracy, t.setting.flags
-        );
-    }
-    out += "\n";
-    for (i, r) in outcome.rounds.iter().enumerate() {
-        out += &format!(
-            "round {}: {} trials on {:.3} of the documents in {:.1} s\n",
-            i + 1,
-            r.trials,
-            r.share,
-            r.seconds
-        );
-    }
-    let why = if outcome.stopped_by_budget {
-        "the budget ended the search"
-    } else {
-        "every round done"
-    };
-    out += &format!("\nchosen ({why}): {chosen}\ncross-validated accuracy {accuracy:.4}\n");
-    if outcome.kept_incumbent() {
-        out += &format!(
-            "kept the starting configuration: no other was better by {SIGNIFICANT} standard \
-             errors of the paired difference on the same held-out rows\n"
-        );
-    }
-    Ok(out)
 }

@@ -9,13 +9,18 @@
 //!   tools.
 //! - [`merge`]: models of disjoint shards combined into one.
 //! - [`update`]: a model taught more documents, here or across a cluster, and written back.
+//! - [`train`]: a labelled corpus becomes a model, here or across a cluster, tuned or not.
+//! - [`learn`]: a model learns a stream, test-then-train, and the checkpoint rule that `learn`
+//!   and `serve` share.
 
 pub mod classify;
 pub mod cv;
 pub mod eval;
 pub mod export;
 pub mod inspect;
+pub mod learn;
 pub mod merge;
+pub mod train;
 pub mod update;
 
 use std::sync::Arc;

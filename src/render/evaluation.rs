@@ -8,7 +8,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::json::json_text;
-use super::tuned::chosen_text;
+use super::tuning::chosen_text;
 use crate::classifier::{Evaluation, TextClassifier};
 use crate::error::Result;
 use crate::eval::{

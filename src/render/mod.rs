@@ -5,9 +5,10 @@
 //!   JSON object inside a `serve` answer.
 //! - [`evaluation`]: a model's figures on a labelled corpus, as tables, JSON and an HTML page.
 //! - [`cv`]: a cross-validation's folds, as a table or JSON.
-//! - [`chosen_text`]: what tuning chose for a model, and why.
-//! - [`model`]: a model as `inspect` shows it, as text or JSON; what tuning chose; the summary
-//!   lines of the models `merge` and `update` write.
+//! - [`model`]: a model as `inspect` shows it, as text or JSON, and the summary lines
+//!   of the models `merge` and `update` write.
+//! - [`tuning`]: a search's trials as a table or JSON, and what tuning chose and why.
+//! - [`prequential`]: a stream's test-then-train figures, a line per window.
 //! - [`json_text`] and [`json_line`]: any JSON output, with its `schema_version` first.
 
 pub mod cv;
@@ -15,8 +16,10 @@ pub mod evaluation;
 mod json;
 pub mod model;
 pub mod prediction;
-mod tuned;
+pub mod prequential;
+pub mod tuning;
 
 pub use json::{json_line, json_text, write_json, SCHEMA_VERSION};
 pub use prediction::{explained, Decided, JsonPrediction, LineFormat, PredictionWriter, Ranked};
-pub use tuned::chosen_text;
+pub use prequential::prequential_line;
+pub use tuning::{chosen_text, trials_json, trials_table};

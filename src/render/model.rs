@@ -140,7 +140,12 @@ impl<'a> Inspection<'a> {
                 t.written
             ),
         );
-        line("tuned", t.tuned.as_ref().map_or("no".into(), crate::render::chosen_text));
+        line(
+            "tuned",
+            t.tuned
+                .as_ref()
+                .map_or("no".into(), crate::render::chosen_text),
+        );
         let top = &i.top_terms;
         let _ = writeln!(out, "\nTop terms of each class, by {}:", top.meaning);
         let all = top.classes.iter().flat_map(|c| &c.terms);

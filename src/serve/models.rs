@@ -20,6 +20,8 @@ use serde::Serialize;
 
 use super::lease;
 use crate::error::{Error, Result};
+/// When the writer saves the model file: the rule `learn` follows too.
+pub use crate::jobs::learn::Checkpoints;
 use crate::model::Model;
 use crate::TextClassifier;
 
@@ -156,8 +158,7 @@ impl Served {
         writer.unsaved += count as u64;
         self.learned.fetch_add(count as u64, Ordering::Relaxed);
         let number = self.publish(writer.model.clone());
-        let due = writer.unsaved >= checkpoint.every
-            || writer.last_checkpoint.elapsed() >= checkpoint.interval;
+        let due = checkpoint.due(writer.unsaved, writer.last_checkpoint.elapsed());
         let saved = due && {
             let saved = self.save(&mut writer);
             if let Err(error) = &saved {
@@ -291,15 +292,6 @@ impl Served {
                 .clone(),
         }
     }
-}
-
-/// When the writer saves the model file.
-#[derive(Debug, Clone, Copy)]
-pub struct Checkpoints {
-    /// After this many learned documents.
-    pub every: u64,
-    /// Or once this long has passed since the last checkpoint, at the next learn.
-    pub interval: std::time::Duration,
 }
 
 /// The name a model is served under: `NAME=PATH` names it, otherwise the file stem.
