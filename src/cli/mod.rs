@@ -184,11 +184,5 @@ pub(crate) fn print_or_quiet(text: &str) -> Result<()> {
 /// What a summary line says of a vectorizer's features: `N terms`, or for hashed terms the
 /// columns some training document reached.
 pub(crate) fn features(vectorizer: &bowline::vectorize::FittedVectorizer) -> String {
-    match vectorizer.hashing() {
-        Some(hashing) => {
-            let reached = vectorizer.df().iter().filter(|&&d| d > 0).count();
-            format!("terms hashed to {reached} of 2^{} columns", hashing.bits())
-        }
-        None => format!("{} terms", vectorizer.terms().len()),
-    }
+    bowline::render::vectorized::features(vectorizer)
 }
