@@ -3,8 +3,12 @@
 //! input into a job, run it, and render what it returns; none holds a loop of its own.
 //!
 //! - [`classify`]: label files, folder trees or a stream, and answer one text as `serve` does.
+//! - [`stats`]: every figure of a corpus report, from corpora or a corpus index.
+//! - [`index`]: keep a corpus in a tantivy index analyzed by bowline's analyzer.
 
 pub mod classify;
+pub mod index;
+pub mod stats;
 
 use std::sync::Arc;
 
