@@ -5,10 +5,12 @@
 //! - [`classify`]: label files, folder trees or a stream, and answer one text as `serve` does.
 //! - [`stats`]: every figure of a corpus report, from corpora or a corpus index.
 //! - [`index`]: keep a corpus in a tantivy index analyzed by bowline's analyzer.
+//! - [`vectorize`]: a corpus as an svmlight matrix, over columns fitted on it or saved before.
 
 pub mod classify;
 pub mod index;
 pub mod stats;
+pub mod vectorize;
 
 use std::sync::Arc;
 
