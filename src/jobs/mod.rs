@@ -6,9 +6,13 @@
 //! - [`stats`]: every figure of a corpus report, from corpora or a corpus index.
 //! - [`index`]: keep a corpus in a tantivy index analyzed by bowline's analyzer.
 //! - [`vectorize`]: a corpus as an svmlight matrix, over columns fitted on it or saved before.
+//! - [`select`]: greedy forward feature selection, and a model on the features selected.
+//! - [`rank`]: the terms of a labelled corpus most tied to its classes.
 
 pub mod classify;
 pub mod index;
+pub mod rank;
+pub mod select;
 pub mod stats;
 pub mod vectorize;
 
