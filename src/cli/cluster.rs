@@ -2,17 +2,12 @@
 //! cluster mode, and the watchdog that stops a process whose peer is lost.
 
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use clap::Args;
 
 use bowline::cluster::{read_host_file, Cluster};
-use bowline::corpus::Entry;
 use bowline::Result;
-
-use super::log::ReadLog;
-use super::Outcome;
 
 /// Cluster mode: the same command started once per process, every process reading the same
 /// corpus path. Giving any of these flags runs the command in cluster mode.
@@ -100,49 +95,4 @@ fn stop_when_a_peer_is_lost() {
         eprintln!("bowline: lost process {peer} ({cause}); stopping without writing anything");
         std::process::exit(2);
     }));
-}
-
-/// The read log the workers of a process share.
-pub type SharedLog = Arc<Mutex<ReadLog>>;
-/// How a worker notes an entry it read in the shared log.
-pub type Note = Arc<dyn Fn(&Entry) + Send + Sync>;
-
-/// A read log that every worker of this process notes its entries in, and the callback that
-/// does it: the log prints their warnings and tallies them.
-pub fn shared_log(max_doc_bytes: u64) -> (SharedLog, Note) {
-    let log = Arc::new(Mutex::new(ReadLog::new(max_doc_bytes)));
-    let noted = Arc::clone(&log);
-    let note = move |entry: &Entry| {
-        if let Ok(mut log) = noted.lock() {
-            log.note(entry);
-        }
-    };
-    (log, Arc::new(note))
-}
-
-/// Runs `work` with the note this process's workers tell their entries to, then `write` with
-/// what it returned (process 0's result); prints this process's read log unless `quiet`, and
-/// gives the run's outcome. What every command run in cluster mode does around its library call.
-pub fn run_logged<T>(
-    cluster: &Cluster,
-    (max_doc_bytes, quiet): (u64, bool),
-    work: impl FnOnce(Note) -> Result<Option<T>>,
-    write: impl FnOnce(T) -> Result<()>,
-) -> Result<Outcome> {
-    let (log, note) = shared_log(max_doc_bytes);
-    let result = work(note);
-    let log = finished(&log)?;
-    if let Some(result) = result? {
-        write(result)?;
-    }
-    if !quiet {
-        eprintln!("bowline: process {}: {}", cluster.process, log.summary());
-    }
-    Ok(log.outcome())
-}
-
-/// The log once the workers are done; a worker that panicked while noting poisoned it.
-pub fn finished(log: &Mutex<ReadLog>) -> Result<MutexGuard<'_, ReadLog>> {
-    log.lock()
-        .map_err(|_| bowline::Error::Config("a worker failed while reading".into()))
 }

@@ -4,10 +4,10 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::log::ReadLog;
+use super::log::Logged;
 use super::{AnalysisArgs, InputArgs, Outcome, RuntimeArgs};
-use bowline::flow::{read_stage, run_stages};
-use bowline::index::CorpusIndexWriter;
+use bowline::jobs::index::Index;
+use bowline::jobs::Placement;
 use bowline::Result;
 
 /// Flags of `bowline index`.
@@ -36,23 +36,23 @@ pub fn run(args: IndexArgs) -> Result<Outcome> {
     let read = args.input.options()?;
     let pipeline = args.runtime.start()?;
     let analysis = args.analysis.any_set().then(|| args.analysis.config());
-    let analysis = analysis.transpose()?;
-    let mut writer = CorpusIndexWriter::open(&args.index, args.append, analysis)?;
-    let mut log = ReadLog::new(read.max_doc_bytes);
-    let (entries, _) = bowline::flow::open(&args.corpus, &read)?;
-    let stages = vec![read_stage(read.max_doc_bytes)];
-    run_stages(entries, &pipeline, stages, |item| {
-        log.note(&item.entry);
-        writer.add(&item.entry)
-    })?;
-    let added = writer.commit()?;
+    let job = Index {
+        corpus: args.corpus,
+        index: args.index.clone(),
+        append: args.append,
+        analysis: analysis.transpose()?,
+        read,
+        pipeline,
+    };
+    let logged = Logged::new(job.read.max_doc_bytes, indicatif::ProgressBar::hidden());
+    let added = job.run(logged.note())?;
+    let outcome = logged.finish(args.runtime.quiet, &Placement::Local)?;
     if !args.runtime.quiet {
-        eprintln!("bowline: {}", log.summary());
+        let seconds = started.elapsed().as_secs_f64();
         eprintln!(
-            "bowline: indexed {added} documents in {:.2} s -> {}",
-            started.elapsed().as_secs_f64(),
-            args.index.display()
+            "bowline: {}",
+            bowline::render::indexed(added, seconds, &args.index)
         );
     }
-    Ok(log.outcome())
+    Ok(outcome)
 }

@@ -160,19 +160,6 @@ fn dispatch(cli: Cli) -> Result<Outcome> {
     }
 }
 
-/// Reading on `pipeline` that notes every entry in `log`: its warnings are printed as they come.
-pub(crate) fn reading(
-    pipeline: bowline::pipeline::PipelineConfig,
-    log: &mut log::ReadLog,
-) -> bowline::Reading<'_> {
-    bowline::Reading::new(pipeline).on_entry(|entry| log.note(entry))
-}
-
-/// `value`, an object, as indented JSON with `schema_version` first, and a final newline.
-pub(crate) fn json_text<T: serde::Serialize + ?Sized>(value: &T) -> Result<String> {
-    bowline::render::json_text(value)
-}
-
 /// Writes to stdout; a closed pipe becomes an error the binary treats as a quiet end.
 pub(crate) fn print_or_quiet(text: &str) -> Result<()> {
     use std::io::Write;
@@ -184,4 +171,4 @@ pub(crate) fn print_or_quiet(text: &str) -> Result<()> {
 
 /// What a summary line says of a vectorizer's features: `N terms`, or for hashed terms the
 /// columns some training document reached.
-pub(crate) use bowline::render::model::features;
+pub(crate) use bowline::render::vectorized::features;

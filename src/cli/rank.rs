@@ -4,12 +4,13 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::log::ReadLog;
+use super::log::Logged;
 use super::{AnalysisArgs, InputArgs, Outcome, RuntimeArgs};
-use bowline::analyze::{Analyzer, AnalyzerConfig};
-use bowline::classifier::{rank_terms, Listing, RankOptions};
+use bowline::jobs::rank::Rank;
+use bowline::jobs::Placement;
+use bowline::render::{ranking_json, ranking_table};
 use bowline::select::RankBy;
-use bowline::{Result, Source};
+use bowline::Result;
 
 /// Flags of `bowline rank`.
 #[derive(Debug, Args)]
@@ -41,66 +42,24 @@ pub struct RankArgs {
 
 /// Runs the command.
 pub fn run(args: RankArgs) -> Result<Outcome> {
-    let analyzer = Analyzer::new(args.analysis.config_over(&AnalyzerConfig::default())?)?;
-    let options = RankOptions {
+    let job = Rank {
+        corpus: args.corpus,
+        analysis: args.analysis.config_over(&Default::default())?,
         by: args.by,
         per_class: args.per_class,
         top: args.top,
         min_df: args.min_df,
+        read: args.input.labelled_options()?,
+        pipeline: args.runtime.start()?,
     };
-    let read = args.input.labelled_options()?;
-    let pipeline = args.runtime.start()?;
-    super::memory::prepare_for(analyzer.config());
-    let mut log = ReadLog::new(read.max_doc_bytes);
-    let source = Source::open(&args.corpus, &read)?;
-    let mut reading = super::reading(pipeline, &mut log);
-    let listings = rank_terms(source, &analyzer, &mut reading, options)?;
-    drop(reading);
-    let text = if args.json {
-        let json = serde_json::json!({ "by": args.by, "listings": listings });
-        super::json_text(&json)?
+    super::memory::prepare_for(&job.analysis);
+    let logged = Logged::new(job.read.max_doc_bytes, indicatif::ProgressBar::hidden());
+    let listings = job.run(logged.note())?;
+    let shown = if args.json {
+        ranking_json(&listings, args.by)?
     } else {
-        table(&listings, args.by)
+        ranking_table(&listings, args.by)
     };
-    super::print_or_quiet(&text)?;
-    if !args.runtime.quiet {
-        eprintln!("bowline: {}", log.summary());
-    }
-    Ok(log.outcome())
-}
-
-/// Aligned tables, one per listing.
-fn table(listings: &[Listing], by: RankBy) -> String {
-    let name = serde_json::to_value(by).map_or_else(
-        |_| "score".into(),
-        |v| v.as_str().unwrap_or("score").to_string(),
-    );
-    let mut out = String::new();
-    for listing in listings {
-        if let Some(class) = &listing.class {
-            out += &format!("{class}\n");
-        }
-        let width = listing
-            .features
-            .iter()
-            .map(|f| f.term.chars().count())
-            .max()
-            .unwrap_or(4)
-            .max(4);
-        out += &format!(
-            "{:>5}  {:<width$}  {:>12}  {:>8}\n",
-            "rank", "term", name, "df"
-        );
-        for (i, f) in listing.features.iter().enumerate() {
-            out += &format!(
-                "{:>5}  {:<width$}  {:>12.4}  {:>8}\n",
-                i + 1,
-                f.term,
-                f.score,
-                f.df
-            );
-        }
-        out += "\n";
-    }
-    out
+    super::print_or_quiet(&shown)?;
+    logged.finish(args.runtime.quiet, &Placement::Local)
 }

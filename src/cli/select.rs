@@ -1,23 +1,22 @@
 //! `bowline select`: greedy forward feature selection against a dev split, then a model trained
 //! on the selected features.
 //!
-//! The work is [`Builder::select`]'s; this command turns flags into its options and writes what
-//! it found.
+//! The work is `bowline::jobs::select`'s; this command turns flags into that job and writes
+//! what it found.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use clap::Args;
-use serde::Serialize;
 
-use super::log::ReadLog;
+use super::log::Logged;
 use super::train::{report_unconverged, ClassifierArgs};
 use super::{AnalysisArgs, InputArgs, Outcome, RuntimeArgs, WeightingArgs};
-use bowline::classifier::SelectOptions;
-use bowline::model::Kind;
-use bowline::report::chart::{line_chart, standalone, Axis, LineChart, Series};
-use bowline::select::{Greedy, Metric, RankBy, Step};
-use bowline::{Result, Source};
+use bowline::jobs::select::Select;
+use bowline::jobs::Placement;
+use bowline::render::{left_out, SelectionReport};
+use bowline::select::{Greedy, Metric, RankBy};
+use bowline::{Kind, Result};
 
 /// Flags of `bowline select`.
 #[derive(Debug, Args)]
@@ -83,31 +82,6 @@ pub struct SelectArgs {
     pub runtime: RuntimeArgs,
 }
 
-#[derive(Serialize)]
-struct StepReport<'a> {
-    term: &'a str,
-    metric: f64,
-}
-
-#[derive(Serialize)]
-struct SelectionReport<'a> {
-    classifier: &'a str,
-    metric: Metric,
-    rank_by: RankBy,
-    candidates: usize,
-    /// The dev metric with no features (priors only).
-    baseline: f64,
-    /// The dev metric of the classifier trained on every training feature.
-    all_features: f64,
-    /// The dev metric of the classifier trained on the selected features.
-    selected_dev: f64,
-    /// How many of the steps' features were kept.
-    selected: usize,
-    steps: Vec<StepReport<'a>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    test: Option<f64>,
-}
-
 /// Runs the command.
 pub fn run(args: SelectArgs) -> Result<Outcome> {
     let mut inputs = vec![args.corpus.as_path()];
@@ -123,114 +97,50 @@ pub fn run(args: SelectArgs) -> Result<Outcome> {
     };
     let analysis = args.analysis.config_over(&kind.default_analysis())?;
     let config = args.weighting.config_over(&kind.default_vectorizer())?;
-    let builder = args.model.builder(kind, analysis, config, svm_seed)?;
-    let read = args.input.labelled_options()?;
-    let pipeline = args.runtime.start()?;
-    let mut log = ReadLog::new(read.max_doc_bytes);
-    let source = Source::open(&args.corpus, &read)?;
-    let open = |path: &Option<PathBuf>| path.as_deref().map(|p| Source::open(p, &read)).transpose();
-    let options = SelectOptions {
+    let job = Select {
+        corpus: args.corpus.clone(),
+        dev: args.dev.clone(),
+        test: args.test.clone(),
+        builder: args.model.builder(kind, analysis, config, svm_seed)?,
         greedy,
         candidates: args.candidates,
         rank_by: args.rank_by,
-        dev: open(&args.dev)?,
         dev_split: args.dev_split,
         seed: args.seed.unwrap_or(1),
         refit: args.refit,
-        test: open(&args.test)?,
+        read: args.input.labelled_options()?,
+        pipeline: args.runtime.start()?,
     };
+    let logged = Logged::new(job.read.max_doc_bytes, indicatif::ProgressBar::hidden());
     let progress = progress_bar(args.max_features.min(args.candidates) as u64);
-    let mut reading = super::reading(pipeline, &mut log);
-    let outcome = builder.select(source, options, &mut reading, |step, metric| {
+    let outcome = job.run(logged.note(), |step, metric| {
         progress.set_position(step as u64);
         progress.set_message(format!("dev {metric:.4}"));
     })?;
-    drop(reading);
     progress.finish_and_clear();
     for (path, unknown) in &outcome.left_out {
-        super::log::warn(&format!(
-            "warning: {unknown} documents of {} have classes the training corpus lacks; left out",
-            path.display()
-        ));
+        super::log::warn(&left_out(path, *unknown));
     }
     let model = outcome.model.model();
     report_unconverged(&model.classifier, &model.labels);
     outcome.model.save(&args.output)?;
-    let report = SelectionReport {
-        classifier: model.classifier.name(),
-        metric: args.metric,
-        rank_by: args.rank_by,
-        candidates: outcome.candidates,
-        baseline: outcome.baseline,
-        all_features: outcome.all_features,
-        selected_dev: outcome.selected_dev,
-        selected: outcome.selected,
-        steps: outcome
-            .steps
-            .iter()
-            .zip(&outcome.terms)
-            .map(|(s, term)| StepReport {
-                term,
-                metric: s.metric,
-            })
-            .collect(),
-        test: outcome.test,
-    };
-    write_outputs(&args, &report, &outcome.steps)?;
-    if !args.runtime.quiet {
-        eprintln!("bowline: {}", log.summary());
-        print_summary(&args, &report, outcome.steps.len(), outcome.features);
-    }
-    Ok(log.outcome())
-}
-
-/// The closing line on stderr.
-fn print_summary(args: &SelectArgs, report: &SelectionReport, steps: usize, terms: usize) {
-    let test = report
-        .test
-        .map_or(String::new(), |t| format!("; test {t:.4}"));
-    eprintln!(
-        "bowline: selected {} of {} candidates in {steps} steps: dev {:?} {:.4} ({:.4} with all \
-         {terms} features){test} -> {}",
-        report.selected,
-        report.candidates,
-        report.metric,
-        report.selected_dev,
-        report.all_features,
-        args.output.display()
-    );
-}
-
-/// Writes the JSON report and the SVG curve when asked for.
-fn write_outputs(args: &SelectArgs, report: &SelectionReport, steps: &[Step]) -> Result<()> {
+    let report = SelectionReport::new(&outcome, args.metric, args.rank_by);
     if let Some(path) = &args.report {
-        let json = super::json_text(report)?;
-        bowline::io::write_atomically(path, |out| std::io::Write::write_all(out, json.as_bytes()))?;
+        write(path, &report.json()?)?;
     }
     if let Some(path) = &args.plot {
-        let mut points = vec![(0.0, report.baseline)];
-        points.extend(
-            steps
-                .iter()
-                .enumerate()
-                .map(|(i, s)| ((i + 1) as f64, s.metric)),
-        );
-        let marked = (report.selected > 0).then(|| points[report.selected.min(points.len() - 1)]);
-        let title = format!(
-            "Greedy forward selection ({}): dev {:?}",
-            report.classifier, report.metric
-        );
-        let y_label = format!("dev {:?}", report.metric);
-        let svg = standalone(&line_chart(&LineChart {
-            title: &title,
-            x: Axis::linear("features selected"),
-            y: Axis::linear(&y_label),
-            series: &[Series::line("", &points)],
-            marked,
-        }));
-        bowline::io::write_atomically(path, |out| std::io::Write::write_all(out, svg.as_bytes()))?;
+        write(path, &report.curve())?;
     }
-    Ok(())
+    let finished = logged.finish(args.runtime.quiet, &Placement::Local)?;
+    if !args.runtime.quiet {
+        eprintln!("bowline: {}", report.summary(&args.output));
+    }
+    Ok(finished)
+}
+
+/// Writes `text` to the file at `path`, whole or not at all.
+fn write(path: &std::path::Path, text: &str) -> Result<()> {
+    bowline::io::write_atomically(path, |out| std::io::Write::write_all(out, text.as_bytes()))
 }
 
 /// Steps done on stderr when it is a terminal, hidden otherwise.

@@ -5,13 +5,11 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::log::ReadLog;
+use super::log::Logged;
 use super::{print_or_quiet, AnalysisArgs, InputArgs, Outcome, RuntimeArgs};
-use bowline::analyze::{Analyzer, AnalyzerConfig};
-use bowline::corpus::{self, Entries, Entry};
-use bowline::report::stats::{collect, Collector, CorpusStats};
-use bowline::report::{html_report, text_report, Header};
-use bowline::{Error, Result};
+use bowline::jobs::stats::Stats;
+use bowline::render::{corpus_json, corpus_page, corpus_text};
+use bowline::Result;
 
 /// Flags of `bowline stats`.
 #[derive(Debug, Args)]
@@ -46,97 +44,30 @@ pub fn run(args: StatsArgs) -> Result<Outcome> {
     let read = args.input.options()?;
     super::memory::return_freed_pages_at_once();
     let pipeline = args.runtime.start()?;
-    let mut log = ReadLog::new(read.max_doc_bytes);
-    let indexed = args
-        .index
-        .as_deref()
-        .map(bowline::index::read)
-        .transpose()?;
-    let base = indexed
-        .as_ref()
-        .map_or_else(AnalyzerConfig::default, |i| i.analyzer.clone());
-    let analyzer = Analyzer::new(args.analysis.config_over(&base)?)?;
-    if analyzer.config().char_ngrams.is_some() {
-        return Err(Error::Config(
-            "stats describes words; --char-ngrams is for the commands that build features".into(),
-        ));
-    }
+    let job = Stats::new(
+        args.corpora.clone(),
+        args.index.clone(),
+        |base| args.analysis.config_over(base),
+        (read, pipeline),
+    )?;
     #[cfg(feature = "cluster")]
-    if let Some(cluster) = args.cluster.cluster()? {
-        return stats_in_cluster(&cluster, &args, &analyzer, &read, &pipeline);
-    }
-    let mut collector = Collector::new(analyzer.config().clone());
-    let mut read_into = |entries: Entries, note: &mut dyn FnMut(&Entry)| {
-        let limit = read.max_doc_bytes;
-        collect(&mut collector, entries, &analyzer, &pipeline, limit, note)
-    };
-    match indexed {
-        // Reading the index noted nothing new: its documents were reported when indexed.
-        Some(indexed) => {
-            read_into(Box::new(indexed.entries.into_iter()), &mut |_| {})?;
-            collector.add_skipped(indexed.binary, indexed.failed);
+    let placement = args.cluster.placement()?;
+    #[cfg(not(feature = "cluster"))]
+    let placement = bowline::jobs::Placement::Local;
+    let logged = Logged::new(job.read.max_doc_bytes, indicatif::ProgressBar::hidden());
+    // In a cluster, process 0 alone has the figures, and writes them.
+    if let Some(stats) = job.run(&placement, logged.note())? {
+        if let Some(path) = &args.html {
+            let page = corpus_page(&stats, &args.corpora, args.index.as_deref());
+            bowline::io::write_atomically(path, |out| out.write_all(page.as_bytes()))?;
         }
-        None => {
-            for path in &args.corpora {
-                let (entries, _) = corpus::open(path, &read)?;
-                read_into(entries, &mut |e| log.note(e))?;
-            }
-        }
+        let shown = if args.json {
+            corpus_json(&stats)?
+        } else {
+            corpus_text(&stats)
+        };
+        print_or_quiet(&shown)?;
     }
-    let stats = collector.finish();
-    write_html(&stats, &args)?;
-    print_or_quiet(&render(&stats, args.json)?)?;
-    if !args.runtime.quiet && args.index.is_none() {
-        eprintln!("bowline: {}", log.summary());
-    }
-    Ok(log.outcome())
-}
-
-/// Writes the HTML report, if asked for.
-fn write_html(stats: &CorpusStats, args: &StatsArgs) -> Result<()> {
-    let Some(path) = &args.html else {
-        return Ok(());
-    };
-    let corpus = match &args.index {
-        Some(index) => format!("index {}", index.display()),
-        None => (args.corpora.iter())
-            .map(|p| p.display().to_string())
-            .collect::<Vec<_>>()
-            .join(", "),
-    };
-    let page = html_report(stats, &Header::new("Corpus report").fact("corpus", corpus));
-    bowline::io::write_atomically(path, |out| out.write_all(page.as_bytes()))
-}
-
-/// `stats` in cluster mode: every process reads the corpora, process 0 prints the report.
-#[cfg(feature = "cluster")]
-fn stats_in_cluster(
-    cluster: &bowline::cluster::Cluster,
-    args: &StatsArgs,
-    analyzer: &Analyzer,
-    read: &bowline::corpus::ReadOptions,
-    pipeline: &bowline::pipeline::PipelineConfig,
-) -> Result<Outcome> {
-    if args.index.is_some() {
-        return Err(Error::Config(
-            "cluster mode reads corpora, not an index".into(),
-        ));
-    }
-    let logging = (read.max_doc_bytes, args.runtime.quiet);
-    super::cluster::run_logged(
-        cluster,
-        logging,
-        |note| bowline::cluster::stats(cluster, &args.corpora, analyzer, read, pipeline, note),
-        |stats| {
-            write_html(&stats, args)?;
-            print_or_quiet(&render(&stats, args.json)?)
-        },
-    )
-}
-
-fn render(stats: &CorpusStats, json: bool) -> Result<String> {
-    if !json {
-        return Ok(text_report(stats));
-    }
-    super::json_text(stats)
+    // An index's documents were reported when they were indexed.
+    logged.finish(args.runtime.quiet || args.index.is_some(), &placement)
 }

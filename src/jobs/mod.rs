@@ -12,16 +12,26 @@
 //! - [`train`]: a labelled corpus becomes a model, here or across a cluster, tuned or not.
 //! - [`learn`]: a model learns a stream, test-then-train, and the checkpoint rule that `learn`
 //!   and `serve` share.
+//! - [`stats`]: every figure of a corpus report, from corpora or a corpus index.
+//! - [`index`]: keep a corpus in a tantivy index analyzed by bowline's analyzer.
+//! - [`vectorize`]: a corpus as an svmlight matrix, over columns fitted on it or saved before.
+//! - [`select`]: greedy forward feature selection, and a model on the features selected.
+//! - [`rank`]: the terms of a labelled corpus most tied to its classes.
 
 pub mod classify;
 pub mod cv;
 pub mod eval;
 pub mod export;
+pub mod index;
 pub mod inspect;
 pub mod learn;
 pub mod merge;
+pub mod rank;
+pub mod select;
+pub mod stats;
 pub mod train;
 pub mod update;
+pub mod vectorize;
 
 use std::sync::Arc;
 

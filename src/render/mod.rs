@@ -10,16 +10,29 @@
 //! - [`tuning`]: a search's trials as a table or JSON, and what tuning chose and why.
 //! - [`prequential`]: a stream's test-then-train figures, a line per window.
 //! - [`json_text`] and [`json_line`]: any JSON output, with its `schema_version` first.
+//! - [`corpus`]: a corpus's figures (`stats`) as tables, JSON or an HTML page, and what `index`
+//!   says of the documents it kept.
+//! - [`ranking`]: `rank`'s listings of terms as tables or JSON.
+//! - [`selection`]: what `select` found, as a JSON report, an SVG curve and a closing line.
+//! - [`vectorized`]: what `vectorize` says of the matrix it wrote, and a vectorizer's features
+//!   as summary lines name them.
 
+pub mod corpus;
 pub mod cv;
 pub mod evaluation;
 mod json;
 pub mod model;
 pub mod prediction;
 pub mod prequential;
+pub mod ranking;
+pub mod selection;
 pub mod tuning;
+pub mod vectorized;
 
+pub use corpus::{corpus_json, corpus_page, corpus_text, indexed};
 pub use json::{json_line, json_text, write_json, SCHEMA_VERSION};
 pub use prediction::{explained, Decided, JsonPrediction, LineFormat, PredictionWriter, Ranked};
 pub use prequential::prequential_line;
+pub use ranking::{ranking_json, ranking_table};
+pub use selection::{left_out, SelectionReport};
 pub use tuning::{chosen_text, trials_json, trials_table};

@@ -10,6 +10,7 @@ use std::path::Path;
 use serde::Serialize;
 use serde_json::Value;
 
+use super::vectorized::features;
 use crate::analyze::AnalyzerConfig;
 use crate::error::Result;
 use crate::model::{Classifier, Model, TermBasis, TrainingInfo};
@@ -203,19 +204,6 @@ fn top_terms(model: &Model, top: usize) -> TopTerms<'_> {
 /// The columns of a hashed vocabulary that some training document reached.
 fn reached_columns(vectorizer: &FittedVectorizer) -> usize {
     vectorizer.df().iter().filter(|&&d| d > 0).count()
-}
-
-/// What a summary line says of a vectorizer's features: `N terms`, or for hashed terms the
-/// columns some training document reached.
-pub fn features(vectorizer: &FittedVectorizer) -> String {
-    match vectorizer.hashing() {
-        Some(hashing) => format!(
-            "terms hashed to {} of 2^{} columns",
-            reached_columns(vectorizer),
-            hashing.bits()
-        ),
-        None => format!("{} terms", vectorizer.terms().len()),
-    }
 }
 
 /// What `merge` says of the model it wrote at `output` from `models` models.
