@@ -14,18 +14,18 @@ pub struct CompletionsArgs {
     pub shell: clap_complete::Shell,
 }
 
-/// Prints the completion script for a shell.
-pub fn completions(args: CompletionsArgs) -> Result<Outcome> {
+/// Prints the completion script for a shell, of the command line `command` defines.
+pub fn completions(args: CompletionsArgs, mut command: clap::Command) -> Result<Outcome> {
     let mut script = Vec::new();
-    clap_complete::generate(args.shell, &mut super::command(), "bowline", &mut script);
+    clap_complete::generate(args.shell, &mut command, "bowline", &mut script);
     print_or_quiet(&String::from_utf8_lossy(&script))?;
     Ok(Outcome::Clean)
 }
 
-/// Prints the manual page, in roff.
-pub fn man() -> Result<Outcome> {
+/// Prints the manual page of the command line `command` defines, in roff.
+pub fn man(command: clap::Command) -> Result<Outcome> {
     let mut page = Vec::new();
-    clap_mangen::Man::new(super::command())
+    clap_mangen::Man::new(command)
         .render(&mut page)
         .map_err(|e| Error::io("-", e))?;
     print_or_quiet(&String::from_utf8_lossy(&page))?;

@@ -16,6 +16,7 @@ pub mod log;
 pub mod memory;
 mod merge;
 mod multilabel;
+mod output;
 mod rank;
 mod select;
 #[cfg(feature = "serve")]
@@ -39,6 +40,8 @@ pub use index::IndexArgs;
 pub use inspect::InspectArgs;
 pub use learn::LearnArgs;
 pub use merge::MergeArgs;
+pub(crate) use output::print_or_quiet;
+pub use output::Outcome;
 pub use rank::RankArgs;
 pub use select::SelectArgs;
 pub use stats::StatsArgs;
@@ -46,7 +49,7 @@ pub use train::TrainArgs;
 pub use update::UpdateArgs;
 pub use vectorize::VectorizeArgs;
 
-use bowline::{Error, Result};
+use bowline::Result;
 
 /// The exit codes, shown at the end of every `--help`.
 const EXIT_CODES: &str = "Exit codes:
@@ -112,18 +115,6 @@ pub enum Command {
     Man,
 }
 
-/// How a command ended when it did not fail outright.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
-    /// Everything was processed.
-    Clean,
-    /// The command finished, but this many inputs (files, lines) could not be used; they were
-    /// reported as they were met.
-    Partial(u64),
-    /// SIGINT or SIGTERM (the number) stopped a stream; what was read before it was processed.
-    Interrupted(i32),
-}
-
 /// The command line's definition, every command's help ending with the exit codes.
 pub fn command() -> clap::Command {
     use clap::CommandFactory;
@@ -155,20 +146,7 @@ fn dispatch(cli: Cli) -> Result<Outcome> {
         Command::Export(args) => export::run(args),
         #[cfg(feature = "serve")]
         Command::Serve(args) => serve::run(args),
-        Command::Completions(args) => completions::completions(args),
-        Command::Man => completions::man(),
+        Command::Completions(args) => completions::completions(args, command()),
+        Command::Man => completions::man(command()),
     }
 }
-
-/// Writes to stdout; a closed pipe becomes an error the binary treats as a quiet end.
-pub(crate) fn print_or_quiet(text: &str) -> Result<()> {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes())
-        .and_then(|()| out.flush())
-        .map_err(|e| Error::io("-", e))
-}
-
-/// What a summary line says of a vectorizer's features: `N terms`, or for hashed terms the
-/// columns some training document reached.
-pub(crate) use bowline::render::vectorized::features;

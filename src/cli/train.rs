@@ -12,6 +12,7 @@ use super::{AnalysisArgs, InputArgs, Outcome, RuntimeArgs, VocabularyArgs};
 use bowline::analyze::AnalyzerConfig;
 use bowline::jobs::train::{Made, Settings, Train, Trained};
 use bowline::model::{Classifier, Kind};
+use bowline::render::training::{model_lines, trained_text};
 use bowline::{Error, Result};
 
 pub use super::trainer::ClassifierArgs;
@@ -97,10 +98,7 @@ pub fn run(args: TrainArgs) -> Result<Outcome> {
         if let Some(trained) = result? {
             keep(&trained, &args.output)?;
             if !quiet {
-                eprintln!(
-                    "bowline: trained {}",
-                    trained_text(&trained, &args.output, started)
-                );
+                eprintln!("bowline: {}", trained_line(&trained, &args.output, started));
             }
         }
         return Ok(outcome);
@@ -114,7 +112,11 @@ pub fn run(args: TrainArgs) -> Result<Outcome> {
     keep(&trained, &args.output)?;
     let outcome = logged.finish(quiet, &placement)?;
     if !quiet {
-        report(&trained, &args.output, started);
+        eprintln!("bowline: {}", trained_line(&trained, &args.output, started));
+        let model = trained.classifier().model();
+        for line in model_lines(model, trained.chosen_alpha) {
+            eprintln!("bowline: {line}");
+        }
     }
     Ok(outcome)
 }
@@ -183,30 +185,8 @@ fn keep(trained: &Trained, output: &Path) -> Result<()> {
     trained.classifier().save(output)
 }
 
-/// The lines that end a training in this process.
-fn report(trained: &Trained, output: &Path, started: Instant) {
-    eprintln!(
-        "bowline: trained {}",
-        trained_text(trained, output, started)
-    );
-    let model = trained.classifier().model();
-    if let Some(multi) = model.classifier.multi_label() {
-        eprintln!(
-            "bowline: multi-label model, one binary problem per label; thresholds: {}; at \
-             least {} label(s) per document",
-            multi.decision.tuned_by, multi.decision.min_labels
-        );
-    }
-    if let Some(alpha) = trained.chosen_alpha {
-        eprintln!(
-            "bowline: smoothing alpha {alpha}, chosen by leave-one-out on the training documents"
-        );
-    }
-}
-
 /// What was trained, on what, how fast, and where it went.
-fn trained_text(trained: &Trained, output: &Path, started: Instant) -> String {
-    let model = trained.classifier().model();
+fn trained_line(trained: &Trained, output: &Path, started: Instant) -> String {
     let on = match &trained.made {
         #[cfg(feature = "cluster")]
         Made::InCluster(cluster) => format!(
@@ -218,14 +198,8 @@ fn trained_text(trained: &Trained, output: &Path, started: Instant) -> String {
         ),
         _ => format!("{} documents", trained.documents()),
     };
-    format!(
-        "{} on {on}, {} classes, {} in {:.2} s -> {}",
-        model.classifier.name(),
-        model.labels.len(),
-        super::features(&model.vectorizer),
-        started.elapsed().as_secs_f64(),
-        output.display()
-    )
+    let seconds = started.elapsed().as_secs_f64();
+    trained_text(trained.classifier().model(), &on, output, seconds)
 }
 
 /// What a cluster's training exchanged, as the report says it.
@@ -253,17 +227,8 @@ fn exchanged(exchange: &bowline::jobs::train::Exchange) -> String {
 /// Reports the classes whose SVM, if the classifier is or wraps one, stopped at the iteration
 /// cap.
 pub(super) fn report_unconverged(classifier: &Classifier, classes: &[String]) {
-    let Some(svm) = classifier.svm() else {
-        return;
-    };
-    for (binary, class) in svm.convergence().iter().zip(classes) {
-        if !binary.converged {
-            super::log::warn(&format!(
-                "warning: class '{class}': SVM stopped at the iteration cap ({}) before reaching \
-                 the tolerance; raise --max-iterations or --tolerance",
-                binary.iterations
-            ));
-        }
+    for warning in bowline::render::training::unconverged(classifier, classes) {
+        super::log::warn(&warning);
     }
 }
 

@@ -7,6 +7,8 @@
 //! - [`cv`]: a cross-validation's folds, as a table or JSON.
 //! - [`model`]: a model as `inspect` shows it, as text or JSON, and the summary lines
 //!   of the models `merge` and `update` write.
+//! - [`training`]: what `train` says of the model it made, and of SVM classes that did not
+//!   converge.
 //! - [`tuning`]: a search's trials as a table or JSON, and what tuning chose and why.
 //! - [`prequential`]: a stream's test-then-train figures, a line per window.
 //! - [`json_text`] and [`json_line`]: any JSON output, with its `schema_version` first.
@@ -26,6 +28,7 @@ pub mod prediction;
 pub mod prequential;
 pub mod ranking;
 pub mod selection;
+pub mod training;
 pub mod tuning;
 pub mod vectorized;
 
