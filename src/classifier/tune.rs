@@ -174,6 +174,46 @@ impl Builder {
         on_trial: impl Fn(usize, usize) + Sync,
     ) -> Result<TuneOutcome> {
         let started = Instant::now();
+        self.check_tunable(options)?;
+        let held = Held::load(source, reading, options)?;
+        let mut analyses = analyses(&self.analysis);
+        let mut settings = grid(self.kind(), &analyses)?;
+        let incumbent = self.incumbent(&mut analyses, &mut settings);
+        sample(&mut settings, options.max_trials, options.seed, &incumbent);
+        let search = Search {
+            held: &held,
+            analyses: &analyses,
+            incumbent: &incumbent,
+            budget: options.budget,
+            started,
+        };
+        let (trials, rounds, stopped_by_budget) = search.rounds(settings, reading, &on_trial)?;
+        let (best, incumbent, best_not_taken) = choose(&trials, &incumbent)?;
+        let winner = Builder {
+            analysis: analyses[best.setting.analysis].clone(),
+            vectorizer: best.setting.vectorizer.clone(),
+            trainer: best.setting.trainer.clone(),
+        };
+        let mut model = winner.fit_held(held, reading)?;
+        model.model.info.tuned = Some(Tuned {
+            flags: best.setting.flags.clone(),
+            accuracy: best.accuracy,
+            trials: trials.len() as u32,
+            folds: options.folds as u32,
+            seconds: started.elapsed().as_secs_f64(),
+            best_not_taken,
+        });
+        Ok(TuneOutcome {
+            model,
+            trials,
+            rounds,
+            stopped_by_budget,
+            incumbent,
+        })
+    }
+
+    /// Refuses a search this builder or these options cannot make.
+    fn check_tunable(&self, options: &TuneOptions) -> Result<()> {
         if self.vectorizer.hashing.is_some() {
             // Its trials vary the analysis and min-df over one vocabulary counted once.
             return Err(Error::Config(
@@ -187,87 +227,22 @@ impl Builder {
                 "--tune-folds must be at least 2 and --tune-budget above 0".into(),
             ));
         }
-        let held = Held::load(source, reading, options)?;
-        let kind = self.kind();
-        let mut analyses = analyses(&self.analysis);
-        let mut settings = grid(kind, &analyses)?;
-        let incumbent = self.incumbent(&mut analyses, &mut settings);
-        sample(&mut settings, options.max_trials, options.seed, &incumbent);
-        let planned = planned_trials(settings.len());
-        let done = std::sync::atomic::AtomicUsize::new(0);
-        let mut trials = Vec::new();
-        let (mut survivors, mut stopped_by_budget) = (settings, false);
-        let mut rounds: Vec<RoundTime> = Vec::new();
-        for round in 0..ROUNDS {
-            let share = 1.0 / (ETA.pow((ROUNDS - 1 - round) as u32)) as f64;
-            if !rounds.is_empty() {
-                // The round, then the final model on all the documents.
-                let predicted = per_trial(&rounds, share) * survivors.len() as f64
-                    + per_trial(&rounds, 1.0) * FINAL_FIT;
-                if started.elapsed().as_secs_f64() + predicted > options.budget {
-                    stopped_by_budget = true;
-                    break;
-                }
-            }
-            let round_started = Instant::now();
-            let context = Round::new(&held, share, &analyses, &survivors, reading)?;
-            let mut scored = context.run(&survivors, &|| {
-                let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                on_trial(n, planned);
-            })?;
-            scored.sort_by(|a, b| b.accuracy.total_cmp(&a.accuracy));
-            rounds.push(RoundTime {
-                share,
-                trials: survivors.len(),
-                seconds: round_started.elapsed().as_secs_f64(),
-            });
-            let keep = survivors.len().div_ceil(ETA).max(1);
-            survivors = scored
-                .iter()
-                .take(keep)
-                .map(|t| t.setting.clone())
-                .collect();
-            if !survivors.contains(&incumbent) {
-                survivors.push(incumbent.clone());
-            }
-            trials.extend(scored.into_iter().map(|mut t| {
-                t.round = round + 1;
-                t
-            }));
-        }
-        let (best, incumbent, best_not_taken) = choose(&trials, &incumbent)?;
-        let winner = Builder {
-            analysis: analyses[best.setting.analysis].clone(),
-            vectorizer: best.setting.vectorizer.clone(),
-            trainer: best.setting.trainer.clone(),
-        };
+        Ok(())
+    }
+
+    /// The chosen configuration trained on every document the search held.
+    fn fit_held(self, held: Held, reading: &Reading) -> Result<TextClassifier> {
         let pairs = Source::labelled(
             held.documents
                 .into_iter()
                 .map(|d| (d.label.unwrap_or_default(), d.text)),
         );
-        let mut fitted = winner.fit_source(
-            Source {
-                name: held.name,
-                ..pairs
-            },
-            &mut Reading::new(reading.pipeline.clone()),
-        )?;
-        fitted.classifier.model.info.tuned = Some(Tuned {
-            flags: best.setting.flags.clone(),
-            accuracy: best.accuracy,
-            trials: trials.len() as u32,
-            folds: options.folds as u32,
-            seconds: started.elapsed().as_secs_f64(),
-            best_not_taken,
-        });
-        Ok(TuneOutcome {
-            model: fitted.classifier,
-            trials,
-            rounds,
-            stopped_by_budget,
-            incumbent,
-        })
+        let source = Source {
+            name: held.name,
+            ..pairs
+        };
+        let fitted = self.fit_source(source, &mut Reading::new(reading.pipeline.clone()))?;
+        Ok(fitted.classifier)
     }
 
     /// This builder's own configuration as a setting of the search, added to `settings` (and
@@ -735,6 +710,83 @@ impl Round {
                 }
             })
             .collect())
+    }
+}
+
+/// A search under way: the documents it holds, the analyses its settings index, the starting
+/// configuration that always survives a round, and the time it may take.
+struct Search<'a> {
+    held: &'a Held,
+    analyses: &'a [AnalyzerConfig],
+    incumbent: &'a Setting,
+    budget: f64,
+    started: Instant,
+}
+
+impl Search<'_> {
+    /// Runs the rounds of successive halving over `settings`, each on a larger share of the
+    /// documents, until the last round or until the budget would be overrun: the trials scored,
+    /// each round's time, and whether the budget stopped the search.
+    fn rounds(
+        &self,
+        settings: Vec<Setting>,
+        reading: &Reading,
+        on_trial: &(impl Fn(usize, usize) + Sync),
+    ) -> Result<(Vec<Trial>, Vec<RoundTime>, bool)> {
+        let planned = planned_trials(settings.len());
+        let done = std::sync::atomic::AtomicUsize::new(0);
+        let (mut trials, mut rounds) = (Vec::new(), Vec::<RoundTime>::new());
+        let mut survivors = settings;
+        for round in 0..ROUNDS {
+            let share = 1.0 / (ETA.pow((ROUNDS - 1 - round) as u32)) as f64;
+            if self.over_budget(&rounds, share, survivors.len()) {
+                return Ok((trials, rounds, true));
+            }
+            let round_started = Instant::now();
+            let context = Round::new(self.held, share, self.analyses, &survivors, reading)?;
+            let mut scored = context.run(&survivors, &|| {
+                let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                on_trial(n, planned);
+            })?;
+            scored.sort_by(|a, b| b.accuracy.total_cmp(&a.accuracy));
+            rounds.push(RoundTime {
+                share,
+                trials: survivors.len(),
+                seconds: round_started.elapsed().as_secs_f64(),
+            });
+            survivors = self.survivors(&scored, survivors.len());
+            trials.extend(scored.into_iter().map(|mut t| {
+                t.round = round + 1;
+                t
+            }));
+        }
+        Ok((trials, rounds, false))
+    }
+
+    /// Whether a round of `trials` trials on `share` of the documents, then the final model on
+    /// all of them, would end past the budget, as the rounds done so far predict.
+    fn over_budget(&self, rounds: &[RoundTime], share: f64, trials: usize) -> bool {
+        if rounds.is_empty() {
+            return false;
+        }
+        let predicted =
+            per_trial(rounds, share) * trials as f64 + per_trial(rounds, 1.0) * FINAL_FIT;
+        self.started.elapsed().as_secs_f64() + predicted > self.budget
+    }
+
+    /// The best of a round's `scored` trials (sorted best first) that go on to the next round,
+    /// of `entered` that entered it, with the starting configuration among them.
+    fn survivors(&self, scored: &[Trial], entered: usize) -> Vec<Setting> {
+        let keep = entered.div_ceil(ETA).max(1);
+        let mut survivors: Vec<Setting> = scored
+            .iter()
+            .take(keep)
+            .map(|t| t.setting.clone())
+            .collect();
+        if !survivors.contains(self.incumbent) {
+            survivors.push(self.incumbent.clone());
+        }
+        survivors
     }
 }
 

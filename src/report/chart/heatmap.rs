@@ -39,34 +39,72 @@ fn shade(share: f64) -> String {
     )
 }
 
+/// Where the parts of the chart go.
+struct Layout {
+    /// Row and column labels as drawn, shortened.
+    labels: Vec<String>,
+    /// The side of one cell, and of the whole matrix.
+    cell: f64,
+    side: f64,
+    /// The matrix's top left corner.
+    left: f64,
+    top: f64,
+    /// Where the key starts, and how wide it is.
+    key_x: f64,
+    key_width: f64,
+    /// The baseline of the title under the columns, and the chart's height.
+    x_title_y: f64,
+    height: f64,
+}
+
+impl Layout {
+    /// Room for the labels beside the rows and slanted under the columns, and for the key.
+    fn of(chart: &Heatmap) -> Self {
+        let n = chart.labels.len().max(1);
+        let cell = (560.0 / n as f64).clamp(12.0, 44.0);
+        let labels: Vec<String> = (chart.labels.iter())
+            .map(|l| shortened(l, LABEL_CHARS))
+            .collect();
+        let widest = (labels.iter())
+            .map(|l| text_width(l, FONT))
+            .fold(0.0, f64::max);
+        let extents: Vec<(f64, f64)> = labels.iter().map(|l| slanted_extent(l)).collect();
+        let reach_left = (extents.iter().enumerate())
+            .map(|(i, e)| e.0 - (i as f64 + 0.5) * cell + PAD)
+            .fold(0.0, f64::max);
+        let left = (PAD + FONT + 8.0 + widest + 6.0).max(reach_left);
+        let top = title_height();
+        let side = cell * n as f64;
+        let depth = extents.iter().map(|e| e.1).fold(0.0, f64::max);
+        let x_title_y = top + side + 10.0 + depth + 18.0;
+        Layout {
+            labels,
+            cell,
+            side,
+            left,
+            top,
+            key_x: left + side + 3.0 * PAD,
+            key_width: 18.0 + 6.0 + text_width("100% of the row", FONT) + PAD,
+            x_title_y,
+            height: (x_title_y + PAD).max(top + 6.0 * 18.0 + 2.0 * FONT),
+        }
+    }
+}
+
 /// Renders the matrix as an SVG element, with a key of shades.
 pub fn heatmap(chart: &Heatmap) -> String {
-    let n = chart.labels.len().max(1);
-    let cell = (560.0 / n as f64).clamp(12.0, 44.0);
-    let labels: Vec<String> = chart
-        .labels
-        .iter()
-        .map(|l| shortened(l, LABEL_CHARS))
-        .collect();
-    let widest = labels
-        .iter()
-        .map(|l| text_width(l, FONT))
-        .fold(0.0, f64::max);
-    let extents: Vec<(f64, f64)> = labels.iter().map(|l| slanted_extent(l)).collect();
-    let reach_left = extents
-        .iter()
-        .enumerate()
-        .map(|(i, e)| e.0 - (i as f64 + 0.5) * cell + PAD)
-        .fold(0.0, f64::max);
-    let left = (PAD + FONT + 8.0 + widest + 6.0).max(reach_left);
-    let top = title_height();
-    let side = cell * n as f64;
-    let depth = extents.iter().map(|e| e.1).fold(0.0, f64::max);
-    let key_x = left + side + 3.0 * PAD;
-    let key_width = 18.0 + 6.0 + text_width("100% of the row", FONT) + PAD;
-    let x_title_y = top + side + 10.0 + depth + 18.0;
-    let height = (x_title_y + PAD).max(top + 6.0 * 18.0 + 2.0 * FONT);
-    let mut svg = open(key_x + key_width, height, chart.title);
+    let layout = Layout::of(chart);
+    let mut svg = open(layout.key_x + layout.key_width, layout.height, chart.title);
+    cells(&mut svg, chart, &layout);
+    labels(&mut svg, chart, &layout);
+    key(&mut svg, &layout);
+    close(&mut svg);
+    svg
+}
+
+/// One shaded cell per count, with the count written in it where it fits.
+fn cells(svg: &mut String, chart: &Heatmap, layout: &Layout) {
+    let (left, top, cell) = (layout.left, layout.top, layout.cell);
     let font = (cell * 0.42).min(FONT);
     for (r, row) in chart.counts.iter().enumerate() {
         let total: u64 = row.iter().sum();
@@ -94,7 +132,12 @@ pub fn heatmap(chart: &Heatmap) -> String {
             svg.push('\n');
         }
     }
-    for (i, label) in labels.iter().enumerate() {
+}
+
+/// The class labels beside the rows and slanted under the columns, and the axis titles.
+fn labels(svg: &mut String, chart: &Heatmap, layout: &Layout) {
+    let (left, top, cell, side) = (layout.left, layout.top, layout.cell, layout.side);
+    for (i, label) in layout.labels.iter().enumerate() {
         let middle = top + (i as f64 + 0.5) * cell;
         let _ = writeln!(
             svg,
@@ -104,7 +147,7 @@ pub fn heatmap(chart: &Heatmap) -> String {
             escape(label)
         );
         slanted_label(
-            &mut svg,
+            svg,
             left + (i as f64 + 0.5) * cell,
             top + side + 12.0,
             label,
@@ -112,27 +155,31 @@ pub fn heatmap(chart: &Heatmap) -> String {
     }
     let _ = writeln!(
         svg,
-        r##"<text class="axis-title" x="{:.1}" y="{x_title_y:.1}" text-anchor="middle">{}</text>
+        r##"<text class="axis-title" x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>
 <text class="axis-title" transform="translate({:.1} {:.1}) rotate(-90)" text-anchor="middle">{}</text>"##,
         left + side / 2.0,
+        layout.x_title_y,
         escape(chart.x_label),
         PAD + FONT,
         top + side / 2.0,
         escape(chart.y_label),
     );
+}
+
+/// The key: six shades and the shares of the row they stand for.
+fn key(svg: &mut String, layout: &Layout) {
     for (i, share) in [1.0, 0.8, 0.6, 0.4, 0.2, 0.0].into_iter().enumerate() {
-        let y = top + i as f64 * 18.0;
+        let y = layout.top + i as f64 * 18.0;
         let _ = writeln!(
             svg,
-            r##"<rect x="{key_x:.1}" y="{y:.1}" width="18" height="18" fill="{}" stroke="#ccc"/><text class="legend" x="{:.1}" y="{:.1}">{:.0}% of the row</text>"##,
+            r##"<rect x="{:.1}" y="{y:.1}" width="18" height="18" fill="{}" stroke="#ccc"/><text class="legend" x="{:.1}" y="{:.1}">{:.0}% of the row</text>"##,
+            layout.key_x,
             shade(share),
-            key_x + 24.0,
+            layout.key_x + 24.0,
             y + 9.0 + FONT * 0.35,
             share * 100.0,
         );
     }
-    close(&mut svg);
-    svg
 }
 
 #[cfg(test)]
