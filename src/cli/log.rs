@@ -1,20 +1,15 @@
-//! Reporting what was read: warnings as they happen, in input order, and a summary at the end.
-//!
-//! `-q` silences every message that does not stop the run. Otherwise errors on single files or
-//! lines are all printed, warnings only the first [`SHOWN`] (a corpus with thousands of
-//! Windows-1252 files would bury everything else), and the summary says how many more there
-//! were; `-v` prints them all.
+//! Printing what was read: warnings as they happen, in input order, and a summary at the end,
+//! as `bowline::render::reading` words them; `-q` silences every message that does not stop the
+//! run, `-v` prints every warning.
 
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::OnceLock;
 
-use bowline::corpus::{warnings, Entry, ReadCounts};
+use bowline::corpus::Entry;
 use bowline::pipeline::{StageObserver, StageStats};
+use bowline::render::reading::{ReadReport, Verbosity};
 
 use super::Outcome;
-
-/// Warnings printed before the rest are only counted.
-const SHOWN: u64 = 5;
 
 const QUIET: u8 = 0;
 const NORMAL: u8 = 1;
@@ -76,161 +71,88 @@ pub fn warn(message: &str) {
     }
 }
 
-/// Counts entries and prints their warnings to stderr.
-#[derive(Debug, Default)]
-pub struct ReadLog {
-    /// The tallies so far.
-    pub counts: ReadCounts,
-    max_doc_bytes: u64,
-    /// Warnings met so far, printed or not.
-    warnings: u64,
-    /// A progress bar to print through, so that messages do not cut across it.
-    bar: Option<indicatif::ProgressBar>,
-}
-
-impl ReadLog {
-    /// A log for inputs read with the given size limit (named in truncation warnings).
-    pub fn new(max_doc_bytes: u64) -> Self {
-        ReadLog {
-            max_doc_bytes,
-            ..ReadLog::default()
-        }
-    }
-
-    /// Prints through `bar` from now on.
-    pub fn print_through(&mut self, bar: indicatif::ProgressBar) {
-        self.bar = Some(bar);
-    }
-
-    /// Counts one entry and prints its messages, as the level allows.
-    pub fn note(&mut self, entry: &Entry) {
-        self.counts.add(entry);
-        let level = LEVEL.load(Ordering::Relaxed);
-        for line in warnings(entry, self.max_doc_bytes) {
-            let is_warning = line.starts_with("warning:");
-            self.warnings += u64::from(is_warning);
-            let shown = match level {
-                QUIET => false,
-                VERBOSE => true,
-                _ => !is_warning || self.warnings <= SHOWN,
-            };
-            if shown {
-                self.print(&format!("bowline: {line}"));
-            }
-        }
-    }
-
-    /// Prints one message: above the progress bar, through its own print path, when it is
-    /// drawn, so that the message and the bar never cut across each other.
-    fn print(&self, line: &str) {
-        match &self.bar {
-            // A hidden bar prints nothing, so its messages go straight to stderr.
-            Some(bar) if !bar.is_hidden() => bar.println(line),
-            _ => eprintln!("{line}"),
-        }
-    }
-
-    /// One line for the end of the run.
-    pub fn summary(&self) -> String {
-        let c = &self.counts;
-        format!(
-            "{} documents, {:.1} MB; {} decoded as Windows-1252, {} empty, {} truncated, \
-             {} binary skipped, {} failed",
-            c.documents,
-            c.bytes as f64 / 1e6,
-            c.windows_1252,
-            c.empty,
-            c.truncated,
-            c.binary,
-            c.failed
-        ) + &self.joined()
-            + &self.unshown()
-    }
-
-    /// How many files were read as copies of another, if any were.
-    fn joined(&self) -> String {
-        match self.counts.joined {
-            0 => String::new(),
-            1 => "; 1 file joined to a copy in another class folder".into(),
-            joined => format!("; {joined} files joined to a copy in another class folder"),
-        }
-    }
-
-    /// The warnings left unprinted, if any.
-    fn unshown(&self) -> String {
-        let unshown = self.warnings.saturating_sub(SHOWN);
-        if LEVEL.load(Ordering::Relaxed) == NORMAL && unshown > 0 {
-            format!("; {unshown} more warnings not shown (-v lists them)")
-        } else {
-            String::new()
-        }
-    }
-
-    /// Clean unless some input failed.
-    pub fn outcome(&self) -> Outcome {
-        match self.counts.failed {
-            0 => Outcome::Clean,
-            failed => Outcome::Partial(failed),
-        }
-    }
-}
-
-/// A read log that a job's threads note their entries in, advancing a progress bar: what a
-/// command that runs a job prints of its reading, and how it ends.
+/// A read report that a job's threads note their entries in, printing its messages through a
+/// progress bar: what a command that runs a job prints of its reading, and how it ends.
 pub struct Logged {
-    log: std::sync::Arc<std::sync::Mutex<ReadLog>>,
+    report: std::sync::Arc<std::sync::Mutex<ReadReport>>,
     progress: indicatif::ProgressBar,
 }
 
 impl Logged {
     /// A log for inputs read with the given size limit, printing through `progress`.
     pub fn new(max_doc_bytes: u64, progress: indicatif::ProgressBar) -> Self {
-        let mut log = ReadLog::new(max_doc_bytes);
-        log.print_through(progress.clone());
+        let report = ReadReport::new(max_doc_bytes, verbosity());
         Logged {
-            log: std::sync::Arc::new(std::sync::Mutex::new(log)),
+            report: std::sync::Arc::new(std::sync::Mutex::new(report)),
             progress,
         }
     }
 
     /// The callback a job tells each entry it reads.
     pub fn note(&self) -> bowline::jobs::Note {
-        let (log, progress) = (std::sync::Arc::clone(&self.log), self.progress.clone());
+        let (report, progress) = (std::sync::Arc::clone(&self.report), self.progress.clone());
         std::sync::Arc::new(move |entry: &Entry| {
             progress.inc(1);
-            if let Ok(mut log) = log.lock() {
-                log.note(entry);
+            // Printing under the lock keeps the messages in the order the entries were noted.
+            if let Ok(mut report) = report.lock() {
+                for line in report.note(entry) {
+                    print_through(&progress, &format!("bowline: {line}"));
+                }
             }
         })
     }
 
     /// Prints the summary (naming the process in a cluster) unless `quiet`, and gives the run's
-    /// outcome.
+    /// outcome: clean unless some input failed.
     pub fn finish(
         self,
         quiet: bool,
         placement: &bowline::jobs::Placement,
     ) -> bowline::Result<Outcome> {
-        let log = self
-            .log
+        let report = self
+            .report
             .lock()
             .map_err(|_| bowline::Error::Config("a worker failed while reading".into()))?;
         if !quiet {
             match placement.process() {
-                Some(process) => eprintln!("bowline: process {process}: {}", log.summary()),
-                None => eprintln!("bowline: {}", log.summary()),
+                Some(process) => eprintln!("bowline: process {process}: {}", report.summary()),
+                None => eprintln!("bowline: {}", report.summary()),
             }
         }
-        Ok(log.outcome())
+        Ok(match report.counts().failed {
+            0 => Outcome::Clean,
+            failed => Outcome::Partial(failed),
+        })
+    }
+}
+
+/// How much of its reading the run shows, from `-q` and `-v`.
+fn verbosity() -> Verbosity {
+    match LEVEL.load(Ordering::Relaxed) {
+        QUIET => Verbosity::Quiet,
+        VERBOSE => Verbosity::Verbose,
+        _ => Verbosity::Normal,
+    }
+}
+
+/// Prints one message: above the progress bar, through its own print path, when it is drawn,
+/// so that the message and the bar never cut across each other.
+fn print_through(bar: &indicatif::ProgressBar, line: &str) {
+    if bar.is_hidden() {
+        // A hidden bar prints nothing, so its messages go straight to stderr.
+        eprintln!("{line}");
+    } else {
+        bar.println(line);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use bowline::corpus::{Document, Entry};
+    use bowline::jobs::Placement;
     use indicatif::{InMemoryTerm, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-    use super::ReadLog;
+    use super::Logged;
 
     #[test]
     fn a_warning_is_printed_whole_above_the_progress_bar() {
@@ -238,17 +160,16 @@ mod tests {
         let target = ProgressDrawTarget::term_like(Box::new(term.clone()));
         let bar = ProgressBar::with_draw_target(None, target);
         bar.set_style(ProgressStyle::with_template("documents read: {pos}").unwrap());
-        bar.set_position(3);
+        bar.set_position(2);
         bar.tick();
-        let mut log = ReadLog::new(1000);
-        log.print_through(bar.clone());
+        let logged = Logged::new(1000, bar.clone());
         let document = Document {
             id: "old.txt".into(),
             ..Document::default()
         };
         let mut entry = Entry::loaded(document, 4);
         entry.decoded_windows_1252 = true;
-        log.note(&entry);
+        logged.note()(&entry);
         let shown = term.contents();
         let lines: Vec<&str> = shown.lines().collect();
         assert_eq!(lines.len(), 2, "{shown:?}");
@@ -257,5 +178,6 @@ mod tests {
             "{shown:?}"
         );
         assert_eq!(lines[1], "documents read: 3");
+        assert!(logged.finish(true, &Placement::Local).is_ok());
     }
 }

@@ -14,6 +14,7 @@
 //! - [`json_text`] and [`json_line`]: any JSON output, with its `schema_version` first.
 //! - [`corpus`]: a corpus's figures (`stats`) as tables, JSON or an HTML page, and what `index`
 //!   says of the documents it kept.
+//! - [`reading`]: what a run says of its reading, an entry's warnings and a summary line.
 //! - [`ranking`]: `rank`'s listings of terms as tables or JSON.
 //! - [`selection`]: what `select` found, as a JSON report, an SVG curve and a closing line.
 //! - [`vectorized`]: what `vectorize` says of the matrix it wrote, and a vectorizer's features
@@ -27,6 +28,7 @@ pub mod model;
 pub mod prediction;
 pub mod prequential;
 pub mod ranking;
+pub mod reading;
 pub mod selection;
 pub mod training;
 pub mod tuning;
