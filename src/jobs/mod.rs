@@ -12,6 +12,7 @@
 //! - [`train`]: a labelled corpus becomes a model, here or across a cluster, tuned or not.
 //! - [`learn`]: a model learns a stream, test-then-train, and the checkpoint rule that `learn`
 //!   and `serve` share.
+//! - [`stream`]: documents from stdin at the pace they arrive, stopped cleanly on request.
 //! - [`stats`]: every figure of a corpus report, from corpora or a corpus index.
 //! - [`index`]: keep a corpus in a tantivy index analyzed by bowline's analyzer.
 //! - [`vectorize`]: a corpus as an svmlight matrix, over columns fitted on it or saved before.
@@ -29,6 +30,7 @@ pub mod merge;
 pub mod rank;
 pub mod select;
 pub mod stats;
+pub mod stream;
 pub mod train;
 pub mod update;
 pub mod vectorize;
