@@ -119,6 +119,31 @@ fn an_evaluation_that_scores_nothing_is_an_error() {
 }
 
 #[test]
+fn a_corpus_of_empty_files_trains_no_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("corpus");
+    for class in ["a", "b"] {
+        std::fs::create_dir_all(corpus.join(class)).unwrap();
+        std::fs::write(corpus.join(class).join("1.txt"), "").unwrap();
+    }
+    let model = dir.path().join("m.model");
+    for kind in ["mnb", "svm", "knn"] {
+        fails_with(
+            &[
+                "train",
+                arg(&corpus),
+                "-o",
+                arg(&model),
+                "--classifier",
+                kind,
+            ],
+            "the 2 documents hold no terms",
+        );
+        assert!(!model.exists(), "{kind}");
+    }
+}
+
+#[test]
 fn an_empty_label_is_a_bad_line_not_a_class() {
     let dir = tempfile::tempdir().unwrap();
     let corpus = dir.path().join("c.tsv");

@@ -159,10 +159,15 @@ impl Train {
         on_trial: &(dyn Fn(usize, usize) + Sync),
     ) -> Result<Option<Trained>> {
         self.check(placement)?;
-        match placement {
+        let corpus = self.corpus.clone();
+        let trained = match placement {
             Placement::Local => self.here(&*note, on_trial).map(Some),
             #[cfg(feature = "cluster")]
             Placement::Cluster(cluster) => self.in_cluster(cluster, note),
+        }?;
+        match trained {
+            Some(trained) => refuse_no_terms(trained, &corpus).map(Some),
+            None => Ok(None),
         }
     }
 
@@ -334,4 +339,20 @@ impl InCluster {
             },
         }
     }
+}
+
+/// A model whose documents held no term would give every document its class prior: a silent
+/// result, refused instead. (Only the finished model is checked: a search's first rounds train
+/// on shares of a few documents, which may hold no term.)
+fn refuse_no_terms(trained: Trained, corpus: &Path) -> Result<Trained> {
+    let model = trained.classifier().model();
+    if model.vectorizer.df().iter().any(|&df| df > 0) {
+        return Ok(trained);
+    }
+    Err(crate::Error::Config(format!(
+        "{}: the {} documents hold no terms: each is empty, or its analysis (stop words, \
+         character n-grams) removes every word; no model written",
+        corpus.display(),
+        trained.documents()
+    )))
 }
