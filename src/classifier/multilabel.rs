@@ -172,18 +172,18 @@ impl crate::model::Trainer {
         fold: &[usize],
         options: &MultiLabelOptions,
     ) -> Result<Classifier> {
-        let (scorer, mut scored) = match self {
-            crate::model::Trainer::Svm(params, _) => {
+        let (scorer, mut scored) = match self.svm() {
+            Some((params, _)) => {
                 let (svm, scored) = LinearSvm::train_sets_held_out(
                     x,
                     sets,
                     labels,
-                    (*params, fold_params(params)),
+                    (params, fold_params(&params)),
                     (fold, options.folds),
                 )?;
                 (PerLabel::Svm(svm), scored)
             }
-            _ => (
+            None => (
                 self.fit_per_label(x, sets, labels)?,
                 self.out_of_fold_scores(x, sets, labels, fold, options.folds)?,
             ),

@@ -102,21 +102,11 @@ impl OnlineLearner {
 
     /// Continues a naive Bayes model; `path` names it in errors.
     pub fn resume(mut model: Model, path: &Path) -> Result<Self> {
-        let (nb, multi) = match &model.classifier {
-            Classifier::NaiveBayes(nb) => (OnlineNb::from_batch(nb), None),
-            Classifier::MultiLabel(multi) => match &multi.scorer {
-                PerLabel::NaiveBayes(binary) => {
-                    let (positives, all) = binary.counts();
-                    let all = OnlineNb::from_batch(all);
-                    (
-                        OnlineNb::from_batch(positives),
-                        Some((all, multi.decision.clone())),
-                    )
-                }
-                PerLabel::Svm(_) => return Err(not_learnable(&model, path)),
-            },
-            _ => return Err(not_learnable(&model, path)),
+        let Some((positives, multi)) = model.classifier.online_counts() else {
+            return Err(not_learnable(&model, path));
         };
+        let nb = OnlineNb::from_batch(positives);
+        let multi = multi.map(|(all, decision)| (OnlineNb::from_batch(all), decision.clone()));
         Ok(OnlineLearner {
             analyzer: Analyzer::new(model.vectorizer.analyzer().clone())?,
             vocabulary: GrowingVocabulary::from_fitted(&model.vectorizer)?,

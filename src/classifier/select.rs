@@ -17,7 +17,7 @@ use crate::analyze::Analyzer;
 use crate::error::{Error, Result};
 use crate::eval::dev_split;
 use crate::flow::Source;
-use crate::model::{Classifier, Kind, Model, NbKind, Selected, Smoothing, Trainer, TrainingInfo};
+use crate::model::{Classifier, Kind, Model, Selected, Smoothing, Trainer, TrainingInfo};
 use crate::select::{metric_of, Event, Greedy, Metric, Presence, Problem, RankBy, Step};
 use crate::vectorize::{
     fill_renumbered, fit_part, matrix_row, weigh_part, FittedPart, FittedVectorizer, Matrix,
@@ -126,8 +126,8 @@ impl Builder {
         let order: Vec<usize> = selection.steps.iter().map(|s| s.feature).collect();
         let labels = &labelled.corpus.classes;
         let metric = options.greedy.metric;
-        let best = match self.kind() {
-            Kind::Mnb | Kind::Bnb => selection.best,
+        let best = match self.trainer.selection_model() {
+            (_, _, true) => selection.best,
             _ => best_prefix(
                 &self.trainer,
                 &split,
@@ -292,13 +292,16 @@ fn train_and_dev(
 }
 
 /// The naive Bayes event model and smoothing that order the features: the classifier's own for
-/// multinomial and Bernoulli NB, multinomial NB's defaults for the others.
+/// multinomial and Bernoulli NB, multinomial NB's defaults for the others
+/// ([`Trainer::selection_model`]).
 fn event_of(trainer: &Trainer) -> (Event, f64) {
-    match trainer.naive_bayes() {
-        Some((NbKind::Bernoulli, alpha)) => (Event::Bernoulli, alpha.value()),
-        Some((NbKind::Multinomial, alpha)) => (Event::Multinomial, alpha.value()),
-        _ => (Event::Multinomial, Kind::Mnb.default_alpha().value()),
-    }
+    let (kind, alpha, _) = trainer.selection_model();
+    let event = if kind.counts_presence() {
+        Event::Bernoulli
+    } else {
+        Event::Multinomial
+    };
+    (event, alpha)
 }
 
 /// The final model, with the training documents per class of its rows.

@@ -28,7 +28,7 @@ use crate::corpus::{load_pending, Document, Entry};
 use crate::error::{Error, Result};
 use crate::eval::{correct, dev_split, enough_documents, folds};
 use crate::flow::{distinct_labels, Source};
-use crate::model::{Kind, Params, Smoothing, Trainer, Tuned};
+use crate::model::{Kind, Trainer, Tuned};
 use crate::vectorize::{fit_part, weigh_part, DfBound, Idf, Tf, VectorizerConfig, Weighting};
 
 /// How long and how widely to search.
@@ -264,7 +264,7 @@ impl Builder {
             flags: flags(
                 &self.analysis,
                 &self.vectorizer,
-                &parameter_flag(&self.trainer),
+                &self.trainer.parameter_flag(),
             ),
             vectorizer: self.vectorizer.clone(),
             trainer: self.trainer.clone(),
@@ -312,15 +312,6 @@ fn gain_in_standard_errors(a: &[bool], b: &[bool]) -> f64 {
         return if mean > 0.0 { f64::INFINITY } else { 0.0 };
     }
     mean / (variance / n).sqrt()
-}
-
-/// The flag of `bowline train` that sets the trainer's parameter.
-fn parameter_flag(trainer: &Trainer) -> String {
-    match trainer {
-        Trainer::NaiveBayes(_, alpha, _) => format!("--alpha {alpha}"),
-        Trainer::Svm(svm, _) => format!("--c {}", svm.c),
-        Trainer::Knn(knn, _) => format!("--k {}", knn.k),
-    }
 }
 
 /// Trials planned for `settings` configurations over every round, at most: a round after the
@@ -477,11 +468,11 @@ fn grid(kind: Kind, analyses: &[AnalyzerConfig]) -> Result<Vec<Setting>> {
                     },
                     ..kind.default_vectorizer()
                 };
-                for params in parameters(kind) {
+                for params in kind.tuning_grid() {
                     let trainer = kind.trainer(&params, vectorizer.weighting)?;
                     out.push(Setting {
                         analysis: a,
-                        flags: flags(analysis, &vectorizer, &parameter_flag(&trainer)),
+                        flags: flags(analysis, &vectorizer, &trainer.parameter_flag()),
                         vectorizer: vectorizer.clone(),
                         trainer,
                     });
@@ -490,37 +481,6 @@ fn grid(kind: Kind, analyses: &[AnalyzerConfig]) -> Result<Vec<Setting>> {
         }
     }
     Ok(out)
-}
-
-/// The classifier parameter's values for `kind`, with the flag that sets each.
-fn parameters(kind: Kind) -> Vec<Params> {
-    let defaults = Params::default();
-    match kind {
-        Kind::Svm => [0.1, 0.3, 1.0, 3.0, 10.0]
-            .map(|c| Params {
-                svm: crate::model::SvmParams { c, ..defaults.svm },
-                ..defaults.clone()
-            })
-            .to_vec(),
-        Kind::Knn => [5, 10, 30, 50]
-            .map(|k| Params {
-                knn: crate::model::KnnParams { k, ..defaults.knn },
-                ..defaults.clone()
-            })
-            .to_vec(),
-        // Multinomial NB chooses its smoothing itself, by leave-one-out on each trial's
-        // training documents, from a wider range than the list below.
-        Kind::Mnb => vec![Params {
-            alpha: Some(Smoothing::Auto),
-            ..defaults
-        }],
-        Kind::Cnb | Kind::Bnb => [0.01, 0.03, 0.1, 0.3, 1.0]
-            .map(|alpha| Params {
-                alpha: Some(Smoothing::Fixed(alpha)),
-                ..defaults.clone()
-            })
-            .to_vec(),
-    }
 }
 
 /// The flags of `bowline train` for an analysis, a vectorizer and a parameter's flag.

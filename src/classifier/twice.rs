@@ -15,7 +15,7 @@ use crate::analyze::Analyzer;
 use crate::error::{Error, Result};
 use crate::flow::{run_stages, survey_corpus, transform_stages, Source};
 use crate::model::naive_bayes::loo::stride;
-use crate::model::{Classifier, Model, NaiveBayes, Smoothing, Trainer, TrainingInfo};
+use crate::model::{Classifier, Model, NaiveBayes, Smoothing, TrainingInfo};
 use crate::vectorize::{FittedVectorizer, Matrix, MatrixBuilder, SparseRow};
 
 /// Rows added to the sums at once: enough to amortize a merge into the sums, few enough that
@@ -35,9 +35,10 @@ impl Builder {
         options: &MultiLabelOptions,
         multi: bool,
     ) -> Result<Fitted> {
-        let Trainer::NaiveBayes(kind, smoothing, priors) = self.trainer.clone() else {
+        let Some((kind, smoothing, priors)) = self.trainer.naive_bayes_settings() else {
             return self.fit_labelled(open()?, reading, options, multi);
         };
+        let priors = priors.clone();
         if multi {
             return self.fit_labelled(open()?, reading, options, multi);
         }

@@ -12,7 +12,7 @@ use std::path::Path;
 use super::{class_id, Reading, TextClassifier};
 use crate::error::{Error, Result};
 use crate::flow::{count_corpus, Source};
-use crate::model::{utc_now, Classifier, LabelSets};
+use crate::model::{utc_now, LabelSets};
 use crate::vectorize::{count_rows, counting_config, weigh_rows, CountedCorpus, VectorizerConfig};
 
 /// What an update added.
@@ -35,7 +35,7 @@ impl TextClassifier {
     /// corpora, unless it is the last one there already. A model from `select` keeps only its selected features and cannot be updated.
     pub fn update_source(&mut self, source: Source, reading: &mut Reading) -> Result<Updated> {
         let name = source.name.clone();
-        self.refuse_selected()?;
+        self.model.classifier.check_updatable()?;
         let (pipeline, note) = reading.parts();
         let mut label_sets = Vec::new();
         let counted = count_corpus(
@@ -71,7 +71,7 @@ impl TextClassifier {
         label_sets: &[Vec<String>],
         name: &Path,
     ) -> Result<Updated> {
-        self.refuse_selected()?;
+        self.model.classifier.check_updatable()?;
         let fitted = counted.finish(self.analyzer.config().clone())?;
         let model = &mut self.model;
         let documents = fitted.labels.len();
@@ -111,14 +111,6 @@ impl TextClassifier {
         model.info.written = utc_now();
         model.vectorizer = merged;
         Ok(Updated { documents })
-    }
-
-    /// A model from `select` keeps only its selected features and cannot be updated.
-    fn refuse_selected(&self) -> Result<()> {
-        if matches!(self.model.classifier, Classifier::Selected(_)) {
-            return Err(crate::model::kinds::not_updatable());
-        }
-        Ok(())
     }
 }
 

@@ -51,7 +51,7 @@ use crate::flow::{fit_corpus, Source};
 pub use crate::model::linear_svm::cocoa::DUALITY_GAP;
 use crate::model::linear_svm::cocoa::{Coordinator, LocalProblem, StepTerms};
 use crate::model::reservoir::{KeptRow, Reservoir};
-use crate::model::{Classifier, Model, SvmParams, Trainer, TrainingInfo};
+use crate::model::{Classifier, Model, SvmParams, TrainingInfo};
 use crate::pipeline::PipelineConfig;
 use crate::vectorize::{
     count_rows, counting_config, matrix_row, weigh_rows, FittedCorpus, FittedVectorizer, Matrix,
@@ -87,7 +87,7 @@ pub fn train_svm(
     pipeline: &PipelineConfig,
     note: super::Note,
 ) -> Result<Option<TrainedSvm>> {
-    let Trainer::Svm(params, calibrate) = builder.trainer_config().clone() else {
+    let Some((params, calibrate)) = builder.trainer_config().svm() else {
         return Err(Error::Config("train_svm trains the SVM".into()));
     };
     if calibrate {

@@ -10,7 +10,7 @@ use crate::classifier::{Builder, Fitted, MultiLabelOptions, TuneOptions, TuneOut
 use crate::corpus::{Entry, ReadOptions};
 use crate::error::Result;
 use crate::flow::Source;
-use crate::model::{Classifier, Smoothing};
+use crate::model::{NaiveBayes, Smoothing};
 use crate::pipeline::PipelineConfig;
 use crate::{Reading, TextClassifier};
 
@@ -199,10 +199,10 @@ impl Train {
             made,
             chosen_alpha: None,
         };
-        let chosen_alpha = match &trained.classifier().model().classifier {
-            Classifier::NaiveBayes(nb) if auto => Some(nb.alpha()),
-            _ => None,
-        };
+        let classifier = &trained.classifier().model().classifier;
+        let chosen_alpha = (classifier.naive_bayes())
+            .filter(|_| auto)
+            .map(NaiveBayes::alpha);
         Ok(Trained {
             chosen_alpha,
             ..trained

@@ -3,9 +3,9 @@
 
 use serde::Serialize;
 
-use super::linear_svm::LinearSvm;
-use super::multilabel::PerLabel;
-use super::Classifier;
+use super::multilabel::BinaryNb;
+use super::{Knn, LinearSvm, NaiveBayes};
+use crate::packed::Table;
 
 /// What the values of a class's top terms are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -52,65 +52,58 @@ pub struct ClassTerms {
     pub classes: Vec<Vec<(u32, f64)>>,
 }
 
-impl Classifier {
-    /// Each class's `k` terms of largest value, largest first (ties go to the lower column), in
-    /// the vectorizer's columns: by weight for the SVM, by log-likelihood ratio against the mean
-    /// of the classes for naive Bayes, by summed weight in the class's training documents for k-NN (see [`TermBasis`]).
-    pub fn top_terms(&self, k: usize) -> ClassTerms {
-        match self {
-            Classifier::NaiveBayes(nb) => {
-                let mut weights = vec![0.0; nb.classes()];
-                let rows = (0..nb.features()).map(|j| {
-                    nb.relative_weights(j, &mut weights);
-                    (j as u32, weights.clone())
-                });
-                ranked(TermBasis::LogLikelihoodRatio, nb.classes(), k, rows)
-            }
-            Classifier::Svm(svm) => svm_terms(svm, k),
-            Classifier::MultiLabel(multi) => match &multi.scorer {
-                PerLabel::Svm(svm) => svm_terms(svm, k),
-                PerLabel::NaiveBayes(nb) => {
-                    let labels = multi.labels();
-                    let mut weights = vec![0.0; labels];
-                    let rows = (0..nb.counts().1.features()).map(|j| {
-                        nb.term_weights(j, &mut weights);
-                        (j as u32, weights.clone())
-                    });
-                    ranked(TermBasis::LabelLogOdds, labels, k, rows)
-                }
-            },
-            Classifier::Knn(knn) => {
-                let classes = knn.class_weights().into_iter().map(|counts| {
-                    let mut top = Top::new(k);
-                    counts
-                        .into_iter()
-                        .for_each(|(j, count)| top.offer(j, count));
-                    top.finish()
-                });
-                ClassTerms {
-                    basis: TermBasis::TrainingWeight,
-                    classes: classes.collect(),
-                }
-            }
-            Classifier::Selected(selected) => {
-                let mut terms = selected.inner.top_terms(k);
-                let mut vocabulary = vec![0u32; selected.columns.len()];
-                for (j, &c) in selected.columns.iter().enumerate() {
-                    if let Some(slot) = vocabulary.get_mut(c as usize) {
-                        *slot = j as u32;
-                    }
-                }
-                for term in terms.classes.iter_mut().flatten() {
-                    term.0 = vocabulary[term.0 as usize];
-                }
-                terms
-            }
-        }
+/// Each class's `k` terms of largest log-likelihood ratio against the mean of the classes.
+pub(crate) fn naive_bayes_terms(nb: &NaiveBayes, k: usize) -> ClassTerms {
+    let mut weights = vec![0.0; nb.classes()];
+    let rows = (0..nb.features()).map(|j| {
+        nb.relative_weights(j, &mut weights);
+        (j as u32, weights.clone())
+    });
+    ranked(TermBasis::LogLikelihoodRatio, nb.classes(), k, rows)
+}
+
+/// Each of `labels` labels' `k` terms of largest contribution to its log odds.
+pub(crate) fn binary_nb_terms(nb: &BinaryNb, labels: usize, k: usize) -> ClassTerms {
+    let mut weights = vec![0.0; labels];
+    let rows = (0..nb.counts().1.features()).map(|j| {
+        nb.term_weights(j, &mut weights);
+        (j as u32, weights.clone())
+    });
+    ranked(TermBasis::LabelLogOdds, labels, k, rows)
+}
+
+/// Each class's `k` terms of largest summed weight in its training documents.
+pub(crate) fn knn_terms(knn: &Knn, k: usize) -> ClassTerms {
+    let classes = knn.class_weights().into_iter().map(|counts| {
+        let mut top = Top::new(k);
+        counts
+            .into_iter()
+            .for_each(|(j, count)| top.offer(j, count));
+        top.finish()
+    });
+    ClassTerms {
+        basis: TermBasis::TrainingWeight,
+        classes: classes.collect(),
     }
 }
 
+/// `terms` of a classifier on selected columns, `columns` (see
+/// [`Selected`](super::Selected)), in the vectorizer's columns.
+pub(crate) fn in_vocabulary(mut terms: ClassTerms, columns: &Table<u32>) -> ClassTerms {
+    let mut vocabulary = vec![0u32; columns.len()];
+    for (j, &c) in columns.iter().enumerate() {
+        if let Some(slot) = vocabulary.get_mut(c as usize) {
+            *slot = j as u32;
+        }
+    }
+    for term in terms.classes.iter_mut().flatten() {
+        term.0 = vocabulary[term.0 as usize];
+    }
+    terms
+}
+
 /// Each class's `k` terms of largest SVM weight.
-fn svm_terms(svm: &LinearSvm, k: usize) -> ClassTerms {
+pub(crate) fn svm_terms(svm: &LinearSvm, k: usize) -> ClassTerms {
     let classes = svm.intercepts().len();
     let rows = (0..svm.features()).map(|j| {
         let weights = (0..classes).filter_map(|c| svm.weight(j, c)).collect();

@@ -17,12 +17,15 @@
 //! Anything else is refused with the reason, rather than merged approximately.
 //!
 //! SVMs are averaged, each weighted by its share of the documents (see
-//! [`LinearSvm::averaged`]): an approximation of training on the union, documented as such.
+//! [`LinearSvm::averaged`](super::LinearSvm::averaged)): an approximation of training on the
+//! union, documented as such.
+//!
+//! Which kinds merge, and each kind's merging, are the kinds module's (`kinds/merging.rs`); this
+//! module merges the rest of the models: vocabularies, classes and provenance.
 
 use rayon::prelude::*;
 
-use super::naive_bayes::{ClassSums, NbKind};
-use super::{Classifier, LinearSvm, Model, NaiveBayes, TrainingInfo};
+use super::{Classifier, Model, NbKind, TrainingInfo};
 use crate::error::{Error, Result};
 use crate::vectorize::{DfBound, FittedVectorizer, Idf, Norm, TermList, Tf, VectorizerConfig};
 
@@ -44,17 +47,8 @@ pub fn merge(parts: &[Part]) -> Result<Model> {
     for part in rest {
         same_settings(first, part)?;
     }
-    if !matches!(
-        first.model.classifier,
-        Classifier::NaiveBayes(_) | Classifier::Svm(_)
-    ) {
-        return Err(Error::Config(format!(
-            "{}: a {} model cannot be merged; naive Bayes merges exactly and the SVM by averaging",
-            first.name,
-            describe(&first.model.classifier)
-        )));
-    }
-    if matches!(first.model.classifier, Classifier::NaiveBayes(_)) {
+    first.model.classifier.check_mergeable(&first.name)?;
+    if first.model.classifier.merges_exactly().is_some() {
         let union_docs =
             (parts.iter()).fold(0u32, |n, p| n.saturating_add(p.model.vectorizer.n_docs()));
         parts
@@ -68,26 +62,13 @@ pub fn merge(parts: &[Part]) -> Result<Model> {
         .map(|p| classes_in(&p.model.labels, &labels))
         .collect();
     let features = vectorizer.n_features();
-    let classifier = match &first.model.classifier {
-        Classifier::NaiveBayes(_) => {
-            Classifier::NaiveBayes(merged_nb(parts, &columns, &classes, features)?)
-        }
-        _ => Classifier::Svm(averaged_svm(parts, &columns, &labels, features)?),
-    };
+    let classifier = Classifier::merged(parts, &columns, &classes, &labels, features)?;
     Ok(Model {
         vectorizer,
         info: merged_info(parts, &labels, &classes),
         labels,
         classifier,
     })
-}
-
-fn describe(classifier: &Classifier) -> &'static str {
-    match classifier {
-        Classifier::Selected(_) => "selected-feature",
-        Classifier::MultiLabel(_) => "multi-label",
-        other => other.name(),
-    }
 }
 
 /// Refuses two models whose analysis, weighting, pruning, kind or parameters differ.
@@ -112,18 +93,9 @@ fn same_settings(first: &Part, other: &Part) -> Result<()> {
     {
         return differ("classifier kind");
     }
-    match (&a.classifier, &b.classifier) {
-        (Classifier::NaiveBayes(x), Classifier::NaiveBayes(y)) if x.priors() != y.priors() => {
-            differ("priors")
-        }
-        // Multinomial NB's default smoothing is chosen on each shard's own documents.
-        (Classifier::NaiveBayes(x), Classifier::NaiveBayes(y)) if x.alpha() != y.alpha() => {
-            differ("smoothing (train the shards with the same --alpha)")
-        }
-        (Classifier::Svm(x), Classifier::Svm(y)) if x.params() != y.params() => {
-            differ("SVM parameters")
-        }
-        _ => Ok(()),
+    match a.classifier.merge_conflict(&b.classifier) {
+        Some(what) => differ(what),
+        None => Ok(()),
     }
 }
 
@@ -131,7 +103,7 @@ fn same_settings(first: &Part, other: &Part) -> Result<()> {
 /// documentation); `union_docs` is the documents of all parts.
 fn exactly_mergeable(part: &Part, union_docs: u32) -> Result<()> {
     let vectorizer = &part.model.vectorizer;
-    let Classifier::NaiveBayes(nb) = &part.model.classifier else {
+    let Some(kind) = part.model.classifier.merges_exactly() else {
         return Ok(());
     };
     let config = vectorizer.config();
@@ -139,7 +111,7 @@ fn exactly_mergeable(part: &Part, union_docs: u32) -> Result<()> {
     let reason = if prunes(vectorizer.n_docs()) || prunes(union_docs) {
         Err(NOT_PRUNED)
     } else {
-        exact_settings(nb.kind(), config)
+        exact_settings(kind, config)
     };
     reason.map_err(|why| {
         Error::Config(format!(
@@ -165,7 +137,7 @@ pub fn exact_settings(
     if !keeps_all {
         return Err(NOT_PRUNED);
     }
-    if kind == NbKind::Bernoulli {
+    if kind.counts_presence() {
         if config.weighting.idf == Idf::Plain {
             return Err("without plain idf, which weighs a term in every document 0");
         }
@@ -271,81 +243,6 @@ fn merged_labels(parts: &[Part]) -> Result<Vec<String>> {
     labels.sort_unstable();
     labels.dedup();
     Ok(labels)
-}
-
-/// Naive Bayes counts added class by class and column by column. Given priors are per class,
-/// so they need the same classes in every part.
-fn merged_nb(
-    parts: &[Part],
-    columns: &[Vec<u32>],
-    classes: &[Vec<usize>],
-    features: usize,
-) -> Result<NaiveBayes> {
-    let nbs: Vec<&NaiveBayes> = parts
-        .iter()
-        .filter_map(|p| match &p.model.classifier {
-            Classifier::NaiveBayes(nb) => Some(nb),
-            _ => None,
-        })
-        .collect();
-    let first = nbs[0];
-    let k = classes.iter().flatten().max().map_or(0, |&c| c + 1);
-    if matches!(first.priors(), super::Priors::Given(_)) && k != first.classes() {
-        return Err(Error::Config(format!(
-            "{}: given priors are per class, and the parts have different classes",
-            parts[0].name
-        )));
-    }
-    let mut class_docs = vec![0.0; k];
-    let mut pairs: Vec<Vec<(u32, f64)>> = vec![Vec::new(); k];
-    for ((nb, columns), classes) in nbs.iter().zip(columns).zip(classes) {
-        for (c, sums) in nb.sums().iter().enumerate() {
-            class_docs[classes[c]] += nb.class_docs()[c];
-            let moved = sums.indices.iter().map(|&j| columns[j as usize]);
-            pairs[classes[c]].extend(moved.zip(sums.values.iter().copied()));
-        }
-    }
-    let sums = pairs
-        .into_iter()
-        .map(|pairs| {
-            let mut sums = ClassSums::default();
-            sums.merge(pairs);
-            sums
-        })
-        .collect();
-    NaiveBayes::from_counts(
-        first.kind(),
-        first.alpha(),
-        first.priors().clone(),
-        class_docs,
-        sums,
-        features,
-    )
-}
-
-/// The SVMs averaged, each weighted by its documents; they must have the same classes.
-fn averaged_svm(
-    parts: &[Part],
-    columns: &[Vec<u32>],
-    labels: &[String],
-    features: usize,
-) -> Result<LinearSvm> {
-    let total: u32 = parts.iter().map(|p| p.model.vectorizer.n_docs()).sum();
-    let mut averaged = Vec::new();
-    for (part, columns) in parts.iter().zip(columns) {
-        let Classifier::Svm(svm) = &part.model.classifier else {
-            continue;
-        };
-        if part.model.labels != labels || svm.is_calibrated() {
-            return Err(Error::Config(format!(
-                "{}: SVMs merge only uncalibrated and with the same classes as {}",
-                part.name, parts[0].name
-            )));
-        }
-        let share = f64::from(part.model.vectorizer.n_docs()) / f64::from(total);
-        averaged.push((svm, columns.as_slice(), share));
-    }
-    LinearSvm::averaged(&averaged, features)
 }
 
 /// Provenance: every part's corpora in order, documents per class added.

@@ -8,8 +8,9 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use super::kinds::PerLabel;
 pub use super::label_sets::{HeldOutScores, LabelSets};
-use super::linear_svm::{ColumnChange, LinearSvm};
+use super::linear_svm::ColumnChange;
 use crate::error::{Error, Result};
 use crate::vectorize::Matrix;
 
@@ -25,23 +26,11 @@ pub struct MultiLabelClassifier {
     pub decision: MultiLabel,
 }
 
-/// One binary problem per label, solved by one kind of classifier.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub enum PerLabel {
-    /// A linear SVM per label (label against the documents without it).
-    Svm(LinearSvm),
-    /// Multinomial or Bernoulli naive Bayes per label.
-    NaiveBayes(Box<BinaryNb>),
-}
-
 impl MultiLabelClassifier {
     /// Fills `out` (one slot per label) with each label's score for one weighted row: an SVM
     /// margin or naive Bayes' log posterior odds, 0 at the natural boundary.
     pub fn scores(&self, indices: &[u32], values: &[f64], out: &mut [f64]) {
-        match &self.scorer {
-            PerLabel::Svm(svm) => svm.scores(indices, values, out),
-            PerLabel::NaiveBayes(nb) => nb.scores(indices, values, out),
-        }
+        self.scorer.scores(indices, values, out);
     }
 
     /// Number of labels.
@@ -51,22 +40,14 @@ impl MultiLabelClassifier {
 
     /// Checks the parts a damaged file could make inconsistent.
     pub fn check(&self) -> Result<()> {
-        let labels = match &self.scorer {
-            PerLabel::Svm(svm) => {
-                svm.check()?;
-                svm.convergence().len()
-            }
-            PerLabel::NaiveBayes(nb) => {
-                nb.check()?;
-                nb.label_docs().len()
-            }
-        };
+        let labels = self.scorer.check()?;
         self.decision.check(labels)
     }
 
     /// Learns more rows with their label sets, out of `labels` labels (old and new); a new
     /// label's threshold is the natural boundary, 0. Naive Bayes adds the rows to its counts,
-    /// exactly; the SVM continues from its weights (see [`LinearSvm::update_sets`]).
+    /// exactly; the SVM continues from its weights (see
+    /// [`LinearSvm::update_sets`](super::LinearSvm::update_sets)).
     pub fn update(
         &mut self,
         rows: &Matrix,
@@ -75,13 +56,7 @@ impl MultiLabelClassifier {
         columns: &[u32],
         change: ColumnChange,
     ) -> Result<()> {
-        match &mut self.scorer {
-            PerLabel::Svm(svm) => svm.update_sets(rows, sets, labels, change)?,
-            PerLabel::NaiveBayes(nb) => {
-                nb.remap(columns, rows.cols(), labels);
-                nb.add(rows, sets);
-            }
-        }
+        self.scorer.update(rows, sets, labels, columns, change)?;
         self.decision.thresholds.resize(labels, 0.0);
         Ok(())
     }

@@ -11,23 +11,13 @@ use std::sync::OnceLock;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+pub use super::kinds::NbKind;
 use super::label_sets::LabelSets;
 use crate::error::{Error, Result};
 use crate::vectorize::Matrix;
 use scorer::feature_totals;
 pub use scorer::SparseScorer;
 pub use sums::ClassSums;
-
-/// Which naive Bayes event model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum NbKind {
-    /// Term counts (or weights) drawn from a per-class multinomial.
-    Multinomial,
-    /// Weights estimated from every other class, normalized per class.
-    Complement,
-    /// Term presence and absence, as binary features.
-    Bernoulli,
-}
 
 /// Naive Bayes smoothing: a given value, or one chosen on the training documents.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -322,11 +312,11 @@ impl NaiveBayes {
 
     /// Adds rows `rows[c]` of `x` to class `c`'s sums, for every class.
     fn add_class_rows(&mut self, x: &Matrix, rows: Vec<Vec<usize>>) {
-        let bernoulli = self.kind == NbKind::Bernoulli;
+        let presence = self.kind.counts_presence();
         let features = x.cols().max(self.n_features);
         self.sums.par_iter_mut().zip(rows).for_each_init(
             || DenseSums::new(features),
-            |dense, (sums, rows)| dense.add_rows(sums, x, &rows, bernoulli),
+            |dense, (sums, rows)| dense.add_rows(sums, x, &rows, presence),
         );
         self.scorer = OnceLock::new();
     }
@@ -359,11 +349,9 @@ impl NaiveBayes {
 
     /// The log weights for scoring, computed once from the counts.
     pub fn scorer(&self) -> &SparseScorer {
-        self.scorer.get_or_init(|| match self.kind {
-            NbKind::Multinomial => self.multinomial(),
-            NbKind::Complement => self.complement(),
-            NbKind::Bernoulli => self.bernoulli(),
-        })
+        let build: fn(&Self) -> SparseScorer =
+            (self.kind).pick(Self::multinomial, Self::complement, Self::bernoulli);
+        self.scorer.get_or_init(|| build(self))
     }
 
     /// log θ_cj = log(α + s_cj) − log(Σ_j s_cj + αn): log α − log D_c for every feature, plus a

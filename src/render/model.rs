@@ -13,7 +13,7 @@ use serde_json::Value;
 use super::vectorized::features;
 use crate::analyze::AnalyzerConfig;
 use crate::error::Result;
-use crate::model::{Classifier, Model, TermBasis, TrainingInfo};
+use crate::model::{Model, TermBasis, TrainingInfo};
 use crate::vectorize::{FittedVectorizer, Hashing, VectorizerConfig};
 
 /// A model as `inspect` shows it; serialized, the object `inspect --json` prints.
@@ -39,9 +39,9 @@ pub struct Inspection<'a> {
     /// Corpora, documents per class, version, date, and what `train --tune` chose.
     training: &'a TrainingInfo,
     top_terms: TopTerms<'a>,
-    /// The classifier itself, which the text describes in words.
+    /// The classifier's kind and parameters in words, for the text.
     #[serde(skip)]
-    trained: &'a Classifier,
+    kind_words: String,
 }
 
 #[derive(Serialize)]
@@ -75,6 +75,7 @@ impl<'a> Inspection<'a> {
     pub fn new(path: &Path, model: &'a Model, top: usize) -> Self {
         let vectorizer = &model.vectorizer;
         let docs = &model.info.docs_per_class;
+        let description = model.classifier.describe();
         Inspection {
             model: path.display().to_string(),
             kind: model.classifier.name(),
@@ -93,10 +94,10 @@ impl<'a> Inspection<'a> {
             ngram_weight: vectorizer.config().ngram_weight,
             analysis: vectorizer.analyzer(),
             vectorizer: vectorizer.config(),
-            classifier: describe::parameters(&model.classifier),
+            classifier: description.parameters,
             training: &model.info,
             top_terms: top_terms(model, top),
-            trained: &model.classifier,
+            kind_words: description.words,
         }
     }
 
@@ -113,10 +114,7 @@ impl<'a> Inspection<'a> {
             let _ = writeln!(out, "{name:<12}{value}");
         };
         line("model", i.model.clone());
-        line(
-            "kind",
-            format!("{}: {}", i.kind, describe::kind_text(i.trained)),
-        );
+        line("kind", format!("{}: {}", i.kind, i.kind_words));
         let sizes: Vec<String> = (i.classes.iter())
             .map(|c| format!("{} ({})", c.label, c.training_documents))
             .collect();

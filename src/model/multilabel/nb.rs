@@ -141,11 +141,9 @@ impl BinaryNb {
     }
 
     fn scorer(&self) -> &SparseScorer {
-        self.scorer.get_or_init(|| match self.kind() {
-            NbKind::Bernoulli => self.bernoulli(),
-            NbKind::Complement => self.complement(),
-            NbKind::Multinomial => self.multinomial(),
-        })
+        let build: fn(&Self) -> SparseScorer =
+            (self.kind()).pick(Self::multinomial, Self::complement, Self::bernoulli);
+        self.scorer.get_or_init(|| build(self))
     }
 
     /// Log prior odds of each label. A label on every document (or on none) would have infinite

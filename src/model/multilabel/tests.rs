@@ -1,6 +1,6 @@
 use super::*;
 use crate::model::naive_bayes::{NaiveBayes, NbKind, Priors};
-use crate::model::SvmParams;
+use crate::model::{LinearSvm, SvmParams};
 use crate::vectorize::{MatrixBuilder, SparseRow};
 
 fn matrix(rows: &[&[(u32, f64)]], columns: usize) -> Matrix {

@@ -30,6 +30,9 @@ pub struct OnlineNb {
     histograms: Vec<FxHashMap<u64, u64>>,
 }
 
+/// One event model's scores of a row's known features, `(column, value)`, into `out`.
+type Score = fn(&OnlineNb, &[(usize, f64)], &mut [f64]);
+
 impl OnlineNb {
     /// Continues from a batch model's counts, with the same features and classes.
     pub fn from_batch(nb: &NaiveBayes) -> Self {
@@ -89,10 +92,12 @@ impl OnlineNb {
     pub fn add(&mut self, indices: &[u32], values: &[f64], class: u32) {
         self.class_docs[class as usize] += 1.0;
         for (&j, &value) in indices.iter().zip(values) {
-            let value = match self.kind {
-                NbKind::Bernoulli if value > 0.0 => 1.0,
-                NbKind::Bernoulli => continue,
-                _ => value,
+            let value = if !self.kind.counts_presence() {
+                value
+            } else if value > 0.0 {
+                1.0
+            } else {
+                continue;
             };
             self.add_sum(j as usize, class, value);
         }
@@ -101,19 +106,14 @@ impl OnlineNb {
     /// Adds `value` to class `class`'s sum of feature `j`, keeping the derived sums current.
     fn add_sum(&mut self, j: usize, class: u32, value: f64) {
         let before = sum_of(&self.features[j], class);
-        match self.kind {
-            NbKind::Complement => self.shift_complement(j, class, value),
-            NbKind::Bernoulli => {
-                let histogram = &mut self.histograms[class as usize];
-                if before > 0.0 {
-                    if let Some(count) = histogram.get_mut(&(before as u64)) {
-                        *count -= 1;
-                    }
-                }
-                *histogram.entry((before + value) as u64).or_default() += 1;
-            }
-            NbKind::Multinomial => {}
-        }
+        // The sums an event model derives from class `class`'s sum of feature `j`, which grows
+        // from `before` by `value`: none for multinomial NB.
+        let derive: fn(&mut Self, usize, u32, f64, f64) = (self.kind).pick(
+            |_, _, _, _, _| {},
+            Self::shift_complement,
+            Self::shift_histogram,
+        );
+        derive(self, j, class, before, value);
         let sums = &mut self.features[j];
         match sums.iter_mut().find(|(c, _)| *c == class) {
             Some((_, s)) => *s += value,
@@ -122,9 +122,21 @@ impl OnlineNb {
         self.class_totals[class as usize] += value;
     }
 
+    /// Bernoulli NB's histogram of class `class`'s document counts, after its count of a
+    /// feature grows from `before` by `value`.
+    fn shift_histogram(&mut self, _: usize, class: u32, before: f64, value: f64) {
+        let histogram = &mut self.histograms[class as usize];
+        if before > 0.0 {
+            if let Some(count) = histogram.get_mut(&(before as u64)) {
+                *count -= 1;
+            }
+        }
+        *histogram.entry((before + value) as u64).or_default() += 1;
+    }
+
     /// Complement sums after S_j grows by `value` in class `class`: every other class's
-    /// complement count of feature j grows too.
-    fn shift_complement(&mut self, j: usize, class: u32, value: f64) {
+    /// complement count of feature j grows too. (Class `class`'s own sum before is not needed.)
+    fn shift_complement(&mut self, j: usize, class: u32, _: f64, value: f64) {
         let (alpha, before) = (self.alpha, self.feature_totals[j]);
         let after = before + value;
         for (c, logs) in self.complement_logs.iter_mut().enumerate() {
@@ -146,11 +158,8 @@ impl OnlineNb {
             .zip(values)
             .filter(|&(&j, &v)| (j as usize) < self.features.len() && v != 0.0);
         let known: Vec<(usize, f64)> = known.map(|(&j, &v)| (j as usize, v)).collect();
-        match self.kind {
-            NbKind::Multinomial => self.multinomial(&known, out),
-            NbKind::Complement => self.complement(&known, out),
-            NbKind::Bernoulli => self.bernoulli(&known, out),
-        }
+        let score: Score = (self.kind).pick(Self::multinomial, Self::complement, Self::bernoulli);
+        score(self, &known, out);
     }
 
     fn multinomial(&self, row: &[(usize, f64)], out: &mut [f64]) {

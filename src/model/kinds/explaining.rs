@@ -1,0 +1,50 @@
+//! A score taken apart by term, each kind by its own arithmetic (see the
+//! [`explain`](crate::model::explain) module).
+
+use super::{Classifier, PerLabel};
+use crate::model::explain::Attribution;
+
+impl Classifier {
+    /// Takes class `class`'s score of one weighted row apart (see the
+    /// [`explain`](crate::model::explain) module's documentation). Columns beyond the model's
+    /// features are left out, as scoring ignores them. `class` must be one of the classifier's
+    /// classes (it panics otherwise, as indexing does).
+    pub fn attribute(&self, indices: &[u32], values: &[f64], class: usize) -> Attribution {
+        match self {
+            Classifier::NaiveBayes(nb) => nb.attribute(indices, values, class),
+            Classifier::Svm(svm) => svm.attribute(indices, values, class),
+            Classifier::Knn(knn) => knn.attribute(indices, values, class),
+            Classifier::MultiLabel(multi) => multi.scorer.attribute(indices, values, class),
+            Classifier::Selected(selected) => {
+                // Selected columns are numbered in vocabulary order, so `kept` is sorted by both.
+                let kept: Vec<(u32, u32, f64)> = indices
+                    .iter()
+                    .zip(values)
+                    .filter_map(|(&j, &v)| match selected.columns.get(j as usize) {
+                        Some(&c) if c != u32::MAX => Some((c, j, v)),
+                        _ => None,
+                    })
+                    .collect();
+                let columns: Vec<u32> = kept.iter().map(|t| t.0).collect();
+                let weights: Vec<f64> = kept.iter().map(|t| t.2).collect();
+                let mut inner = selected.inner.attribute(&columns, &weights, class);
+                for term in &mut inner.terms {
+                    if let Ok(at) = columns.binary_search(&term.0) {
+                        term.0 = kept[at].1;
+                    }
+                }
+                inner
+            }
+        }
+    }
+}
+
+impl PerLabel {
+    /// Takes label `label`'s score of one weighted row apart, as [`Classifier::attribute`].
+    fn attribute(&self, indices: &[u32], values: &[f64], label: usize) -> Attribution {
+        match self {
+            PerLabel::Svm(svm) => svm.attribute(indices, values, label),
+            PerLabel::NaiveBayes(nb) => nb.attribute(indices, values, label),
+        }
+    }
+}

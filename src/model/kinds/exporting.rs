@@ -1,0 +1,175 @@
+//! A classifier as `bowline export` writes it, each kind with its own fields (see the
+//! [`export`](crate::model::export) module's schema).
+
+use serde::ser::{SerializeStruct, Serializer};
+use serde::Serialize;
+
+use super::{Classifier, PerLabel};
+use crate::model::{Knn, LinearSvm, NaiveBayes, Priors, Similarity};
+
+impl Classifier {
+    /// The classifier's parameters as `export` writes them, tagged by `type`.
+    pub(crate) fn exported(&self) -> impl Serialize + '_ {
+        Exported(self)
+    }
+}
+
+/// A classifier's parameters, tagged by `type`.
+struct Exported<'a>(&'a Classifier);
+
+impl Serialize for Exported<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Classifier::Svm(svm) => svm_fields(svm, serializer),
+            Classifier::NaiveBayes(nb) => naive_bayes_fields(nb, serializer),
+            Classifier::Knn(knn) => knn_fields(knn, serializer),
+            Classifier::MultiLabel(multi) => {
+                let mut s = serializer.serialize_struct("MultiLabel", 4)?;
+                s.serialize_field("type", "multi_label")?;
+                s.serialize_field("thresholds", &multi.decision.thresholds)?;
+                s.serialize_field("min_labels", &multi.decision.min_labels)?;
+                s.serialize_field("per_label", &PerLabelExported(&multi.scorer))?;
+                s.end()
+            }
+            Classifier::Selected(selected) => {
+                let mut s = serializer.serialize_struct("Selected", 3)?;
+                s.serialize_field("type", "selected")?;
+                let mut columns = vec![0u32; selected.columns.len()];
+                let mut kept = 0;
+                for (j, &c) in selected.columns.iter().enumerate() {
+                    if let Some(slot) = columns.get_mut(c as usize) {
+                        *slot = j as u32;
+                        kept = kept.max(c as usize + 1);
+                    }
+                }
+                columns.truncate(kept);
+                s.serialize_field("columns", &columns)?;
+                s.serialize_field("inner", &Exported(&selected.inner))?;
+                s.end()
+            }
+        }
+    }
+}
+
+/// A multi-label model's binary problems: an SVM whose classes are the labels, or naive Bayes
+/// with each label's counts (`positives`) and the counts over all documents (`all`).
+struct PerLabelExported<'a>(&'a PerLabel);
+
+impl Serialize for PerLabelExported<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            PerLabel::Svm(svm) => svm_fields(svm, serializer),
+            PerLabel::NaiveBayes(nb) => {
+                let (positives, all) = nb.counts();
+                let mut s = serializer.serialize_struct("BinaryNb", 3)?;
+                s.serialize_field("type", "binary_naive_bayes")?;
+                s.serialize_field("positives", &NaiveBayesExported(positives))?;
+                s.serialize_field("all", &NaiveBayesExported(all))?;
+                s.end()
+            }
+        }
+    }
+}
+
+/// Naive Bayes counts as `naive_bayes_fields` writes them.
+struct NaiveBayesExported<'a>(&'a NaiveBayes);
+
+impl Serialize for NaiveBayesExported<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        naive_bayes_fields(self.0, serializer)
+    }
+}
+
+fn svm_fields<S: Serializer>(svm: &LinearSvm, serializer: S) -> Result<S::Ok, S::Error> {
+    let classes = svm.intercepts().len();
+    let weights: Vec<ClassWeights> = (0..classes)
+        .map(|class| ClassWeights { svm, class })
+        .collect();
+    let mut s = serializer.serialize_struct("Svm", 4)?;
+    s.serialize_field("type", "svm")?;
+    s.serialize_field("weights", &weights)?;
+    s.serialize_field("intercepts", svm.intercepts())?;
+    s.serialize_field("calibration", &svm.sigmoids())?;
+    s.end()
+}
+
+/// One class's SVM weights, written without copying them.
+struct ClassWeights<'a> {
+    svm: &'a LinearSvm,
+    class: usize,
+}
+
+impl Serialize for ClassWeights<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (svm, class) = (self.svm, self.class);
+        serializer.collect_seq((0..svm.features()).filter_map(|j| svm.weight(j, class)))
+    }
+}
+
+fn naive_bayes_fields<S: Serializer>(nb: &NaiveBayes, serializer: S) -> Result<S::Ok, S::Error> {
+    #[derive(Serialize)]
+    struct Sums<'a> {
+        indices: &'a [u32],
+        values: &'a [f64],
+    }
+    #[derive(Serialize)]
+    #[serde(untagged)]
+    enum PriorsOut<'a> {
+        Named(&'static str),
+        Given(&'a [f64]),
+    }
+    let priors = match nb.priors() {
+        Priors::Learned => PriorsOut::Named("learned"),
+        Priors::Uniform => PriorsOut::Named("uniform"),
+        Priors::Given(p) => PriorsOut::Given(p),
+    };
+    let sums: Vec<Sums> = nb
+        .class_sums()
+        .map(|(indices, values)| Sums { indices, values })
+        .collect();
+    let mut s = serializer.serialize_struct("NaiveBayes", 7)?;
+    s.serialize_field("type", "naive_bayes")?;
+    s.serialize_field("event_model", nb.kind().name())?;
+    s.serialize_field("alpha", &nb.alpha())?;
+    s.serialize_field("priors", &priors)?;
+    s.serialize_field("class_documents", nb.class_docs())?;
+    s.serialize_field("features", &nb.features())?;
+    s.serialize_field("sums", &sums)?;
+    s.end()
+}
+
+fn knn_fields<S: Serializer>(knn: &Knn, serializer: S) -> Result<S::Ok, S::Error> {
+    #[derive(Serialize)]
+    struct Document {
+        class: u32,
+        indices: Vec<u32>,
+        counts: Vec<f32>,
+    }
+    let documents: Vec<Document> = knn
+        .documents()
+        .into_iter()
+        .map(|(class, terms)| {
+            let (indices, counts) = terms.into_iter().unzip();
+            Document {
+                class,
+                indices,
+                counts,
+            }
+        })
+        .collect();
+    let params = knn.params();
+    let mut s = serializer.serialize_struct("Knn", 7)?;
+    s.serialize_field("type", "knn")?;
+    s.serialize_field("k", &params.k)?;
+    match params.similarity {
+        Similarity::Cosine => s.serialize_field("similarity", "cosine")?,
+        Similarity::Bm25 { k1, b } => {
+            s.serialize_field("similarity", "bm25")?;
+            s.serialize_field("k1", &k1)?;
+            s.serialize_field("b", &b)?;
+        }
+    }
+    s.serialize_field("weighting", &knn.weighting())?;
+    s.serialize_field("documents", &documents)?;
+    s.end()
+}
