@@ -84,6 +84,33 @@ struct Split {
     y_dev: Vec<u32>,
 }
 
+/// How the test corpus is read and measured.
+struct Measured<'a> {
+    analyzer: &'a Analyzer,
+    metric: Metric,
+}
+
+impl Measured<'_> {
+    /// The final model's metric on the test corpus `test`; its documents of classes the model
+    /// does not know are left out, and counted in `left_out`.
+    fn test(
+        &self,
+        labelled: &mut Labelled,
+        model: &Model,
+        test: Source,
+        reading: &mut Reading,
+        left_out: &mut Vec<(PathBuf, u64)>,
+    ) -> Result<f64> {
+        let name = test.name.clone();
+        let (value, unknown) =
+            test_metric(labelled, model, test, self.metric, self.analyzer, reading)?;
+        if unknown > 0 {
+            left_out.push((name, unknown));
+        }
+        Ok(value)
+    }
+}
+
 impl Builder {
     /// Selects features of the labelled documents of `source` for this classifier, greedily
     /// against a dev set, and trains the model on them. `on_step` hears of every step, with the
@@ -95,11 +122,7 @@ impl Builder {
         reading: &mut Reading,
         on_step: impl FnMut(usize, f64),
     ) -> Result<SelectionOutcome> {
-        if self.kind() == Kind::Knn {
-            return Err(Error::Config(
-                "select does not choose features for k-NN; train it with `train`".into(),
-            ));
-        }
+        self.check_selectable(&options)?;
         if let Some((_, Smoothing::Auto)) = self.trainer.naive_bayes() {
             // The greedy search scores every step with one smoothing, and the curve it reports
             // must be the final model's.
@@ -107,7 +130,6 @@ impl Builder {
             fixed.trainer = self.trainer.clone().with_fixed_smoothing();
             return fixed.select(source, options, reading, on_step);
         }
-        options.greedy.validate()?;
         let name = source.name.clone();
         let analyzer = Analyzer::new(self.analysis.clone())?;
         let mut labelled = Labelled::read(source, "selection", &analyzer, None, reading)?;
@@ -126,21 +148,9 @@ impl Builder {
         let order: Vec<usize> = selection.steps.iter().map(|s| s.feature).collect();
         let labels = &labelled.corpus.classes;
         let metric = options.greedy.metric;
-        let best = match self.trainer.selection_model() {
-            (_, _, true) => selection.best,
-            _ => best_prefix(
-                &self.trainer,
-                &split,
-                &order,
-                selection.best,
-                metric,
-                labels,
-            )?,
-        };
         let full = self.trainer.fit(&split.x_train, &split.y_train, classes)?;
         let all_features = metric_of(&full, labels, &split.x_dev, &split.y_dev, metric);
-        let mut keep = order[..best.max(1).min(order.len())].to_vec();
-        keep.sort_unstable();
+        let keep = self.kept(&split, &order, selection.best, metric, labels)?;
         let on_train = select_columns(
             &self.trainer,
             &split.part,
@@ -158,13 +168,11 @@ impl Builder {
         let model = final_model(&labelled, &final_rows, vectorizer, classifier, &name);
         let test = match options.test.take() {
             Some(test) => {
-                let test_name = test.name.clone();
-                let (value, unknown) =
-                    test_metric(&mut labelled, &model, test, metric, &analyzer, reading)?;
-                if unknown > 0 {
-                    left_out.push((test_name, unknown));
-                }
-                Some(value)
+                let measured = Measured {
+                    analyzer: &analyzer,
+                    metric,
+                };
+                Some(measured.test(&mut labelled, &model, test, reading, &mut left_out)?)
             }
             None => None,
         };
@@ -186,6 +194,35 @@ impl Builder {
             test,
             left_out,
         })
+    }
+
+    /// Refuses a selection this classifier or these options cannot make.
+    fn check_selectable(&self, options: &SelectOptions) -> Result<()> {
+        if self.kind() == Kind::Knn {
+            return Err(Error::Config(
+                "select does not choose features for k-NN; train it with `train`".into(),
+            ));
+        }
+        options.greedy.validate()
+    }
+
+    /// The features kept, in column order: the greedy order's best prefix, which naive Bayes'
+    /// own search already measured and other classifiers measure again here.
+    fn kept(
+        &self,
+        split: &Split,
+        order: &[usize],
+        greedy_best: usize,
+        metric: Metric,
+        labels: &[String],
+    ) -> Result<Vec<usize>> {
+        let best = match self.trainer.selection_model() {
+            (_, _, true) => greedy_best,
+            _ => best_prefix(&self.trainer, split, order, greedy_best, metric, labels)?,
+        };
+        let mut keep = order[..best.max(1).min(order.len())].to_vec();
+        keep.sort_unstable();
+        Ok(keep)
     }
 
     /// Fits the vectorizer on the training rows and weighs both parts with it.
