@@ -144,6 +144,34 @@ fn a_corpus_of_empty_files_trains_no_model() {
 }
 
 #[test]
+fn a_multi_label_evaluation_of_unknown_labels_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("m.model");
+    let (code, _, stderr) = outcome(&bowline(
+        &["train", "corpora", "--multi-label", "-q", "-o", arg(&model)],
+        b"",
+    ));
+    assert_eq!(code, 0, "{stderr}");
+    let other = dir.path().join("other.tsv");
+    std::fs::write(&other, "zzz\tthe rocket\nyyy\tthe soup\n").unwrap();
+    fails_with(
+        &["eval", arg(&model), arg(&other)],
+        "nothing to evaluate: none of its labels is a label of the model (yyy, zzz)",
+    );
+}
+
+#[test]
+fn learning_nothing_into_a_new_model_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("new.model");
+    fails_with(
+        &["learn", arg(&model)],
+        "no labelled document was learned, so no model was created",
+    );
+    assert!(!model.exists());
+}
+
+#[test]
 fn an_empty_label_is_a_bad_line_not_a_class() {
     let dir = tempfile::tempdir().unwrap();
     let corpus = dir.path().join("c.tsv");

@@ -373,6 +373,9 @@ impl TextClassifier {
         let name = source.name.clone();
         let mut counts = MultiLabelCounts::new(self.model.labels.clone());
         let mut unlabelled = 0u64;
+        // Labels of the corpus that the model does not have; all of them, when none it has.
+        let mut unknown = std::collections::BTreeSet::new();
+        let mut any_known = false;
         self.classify_scored(source, reading, |item, given| {
             let Some((given, scores)) = given else {
                 return Ok(());
@@ -381,6 +384,13 @@ impl TextClassifier {
             if truth.is_empty() {
                 unlabelled += 1;
                 return Ok(());
+            }
+            for label in truth.iter() {
+                if self.model.labels.iter().any(|known| known == label) {
+                    any_known = true;
+                } else {
+                    unknown.insert(label.to_string());
+                }
             }
             let truth: Vec<usize> = truth.iter().map(|l| counts.label(l)).collect();
             let predicted: Vec<usize> = given.iter().map(|l| counts.label(&l.label)).collect();
@@ -394,6 +404,14 @@ impl TextClassifier {
         if metrics.documents == 0 {
             let message =
                 format!("nothing to evaluate: no labelled document ({unlabelled} without labels)");
+            return Err(Error::input(&name, message));
+        }
+        if !any_known {
+            let unknown: Vec<String> = unknown.into_iter().collect();
+            let message = format!(
+                "nothing to evaluate: none of its labels is a label of the model ({})",
+                unknown.join(", ")
+            );
             return Err(Error::input(&name, message));
         }
         Ok(metrics)

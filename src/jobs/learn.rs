@@ -129,6 +129,7 @@ impl Learn<'_> {
             learner,
             lock,
             existed,
+            model: self.model.clone(),
             checkpoints: self.checkpoints,
             record: self.prequential.then(|| Prequential::new(self.window)),
         })
@@ -186,6 +187,8 @@ pub struct Opened {
     lock: ModelLock,
     /// Whether the model file existed: it is written at the end even if nothing was learned.
     existed: bool,
+    /// The model file's path, for the error when a new model learned nothing.
+    model: PathBuf,
     checkpoints: Checkpoints,
     /// With prequential evaluation, its record.
     record: Option<Prequential>,
@@ -226,14 +229,18 @@ impl Opened {
             }
             Ok(())
         })?;
-        if learned > 0 || self.existed {
-            self.learner.to_model()?.save_locked(&self.lock)?;
-        }
         if let Some(record) = &self.record {
             if !record.seen().is_multiple_of(record.window() as u64) {
                 heard(Heard::Figures(record, self.learner.labels()));
             }
         }
+        if learned == 0 && !self.existed {
+            return Err(Error::Config(format!(
+                "{}: no labelled document was learned, so no model was created",
+                self.model.display()
+            )));
+        }
+        self.learner.to_model()?.save_locked(&self.lock)?;
         Ok(Learned {
             learned,
             unlabeled,
