@@ -184,8 +184,30 @@ fn models_that_cannot_merge_exactly_are_refused_with_the_reason() {
     refused(
         &[&model("a.mnb"), &model("b.cnb")],
         &out,
-        &["a.mnb", "b.cnb", "classifier kind"],
+        &["a.mnb is a mnb model and", "b.cnb a cnb model"],
     );
+    train(&shards[1], &model("b.svm"), "svm", &[]);
+    refused(
+        &[&model("a.mnb"), &model("b.svm")],
+        &out,
+        &["a.mnb is a mnb model and", "b.svm a svm model"],
+    );
+    // Overlap: one model twice, or two trained on one shard, would count documents twice.
+    refused(
+        &[&model("a.mnb"), &model("a.mnb")],
+        &out,
+        &["a.mnb and", "are the same model", "--allow-overlap"],
+    );
+    train(&shards[0], &model("again.mnb"), "mnb", EXACT);
+    refused(
+        &[&model("a.mnb"), &model("b.mnb"), &model("again.mnb")],
+        &out,
+        &["a.mnb and", "again.mnb were both trained on", "--allow-overlap"],
+    );
+    let a = model("a.mnb");
+    run(&["merge", "-q", "-o", arg(&out), arg(&a), arg(&a), "--allow-overlap"]);
+    assert!(out.exists());
+    std::fs::remove_file(&out).unwrap();
     // Pruning: a term below min-df in each shard may pass it in the union.
     let pruned = [&EXACT[..6], &["--min-df", "2", "--alpha", "0.01"]].concat();
     train(&shards[0], &model("a2.mnb"), "mnb", &pruned);

@@ -38,6 +38,10 @@ pub struct MergeArgs {
     /// Where to write the merged model.
     #[arg(short, long, value_name = "MODEL")]
     pub output: PathBuf,
+    /// Merge models whose documents may overlap: one model given twice, or models whose
+    /// provenance names a corpus in common. Refused without it, as it counts documents twice.
+    #[arg(long)]
+    pub allow_overlap: bool,
     /// Print nothing but errors.
     #[arg(short, long)]
     pub quiet: bool,
@@ -48,6 +52,7 @@ pub fn run(args: MergeArgs) -> Result<Outcome> {
     let job = Merge {
         models: args.models,
         output: args.output,
+        allow_overlap: args.allow_overlap,
     };
     let merged = job.run()?;
     if !args.quiet {

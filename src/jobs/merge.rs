@@ -3,7 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::error::Result;
+use crate::error::{Error, Result};
+use crate::model::Model;
 use crate::TextClassifier;
 
 /// A `merge` run.
@@ -13,6 +14,9 @@ pub struct Merge {
     pub models: Vec<PathBuf>,
     /// Where the merged model goes.
     pub output: PathBuf,
+    /// Merge models that share a corpus in their provenance, or that are one file or one
+    /// model: their documents are then counted more than once.
+    pub allow_overlap: bool,
 }
 
 impl Merge {
@@ -21,8 +25,41 @@ impl Merge {
     pub fn run(&self) -> Result<TextClassifier> {
         let inputs: Vec<&Path> = self.models.iter().map(PathBuf::as_path).collect();
         crate::io::refuse_overwriting_inputs(&self.output, &inputs)?;
-        let merged = TextClassifier::merge_files(&self.models)?;
+        let parts = (self.models.iter())
+            .map(|path| Ok((path.clone(), TextClassifier::load(path)?)))
+            .collect::<Result<Vec<_>>>()?;
+        if !self.allow_overlap {
+            refuse_overlap(&parts)?;
+        }
+        let named = parts.into_iter().map(|(p, m)| (p.display().to_string(), m));
+        let merged = TextClassifier::merge(named)?;
         merged.save(&self.output)?;
         Ok(merged)
     }
+}
+
+/// Refuses two parts that are one model (the same file, or the same bytes: the header's
+/// checksums cover every byte) or that name a corpus in common in their provenance: merging
+/// them would count some documents twice.
+fn refuse_overlap(parts: &[(PathBuf, TextClassifier)]) -> Result<()> {
+    for (i, (a, first)) in parts.iter().enumerate() {
+        for (b, second) in &parts[i + 1..] {
+            let why = if Model::fingerprint(a)? == Model::fingerprint(b)? {
+                "are the same model".to_string()
+            } else {
+                let corpora = &second.model().info.corpora;
+                match (first.model().info.corpora.iter()).find(|c| corpora.contains(c)) {
+                    Some(corpus) => format!("were both trained on {corpus}"),
+                    None => continue,
+                }
+            };
+            return Err(Error::Config(format!(
+                "{} and {} {why}: merging them would count documents twice; merge models of \
+                 disjoint shards, or give --allow-overlap",
+                a.display(),
+                b.display()
+            )));
+        }
+    }
+    Ok(())
 }

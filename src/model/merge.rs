@@ -80,18 +80,24 @@ fn same_settings(first: &Part, other: &Part) -> Result<()> {
             first.name, other.name
         )))
     };
-    if a.vectorizer.analyzer() != b.vectorizer.analyzer() {
-        return differ("analysis");
-    }
-    if a.vectorizer.config() != b.vectorizer.config() {
-        return differ("pruning or weighting");
-    }
     // The variant too: a multi-label or selected-feature model has a kind like the others.
     let variant = std::mem::discriminant;
     if a.classifier.kind() != b.classifier.kind()
         || variant(&a.classifier) != variant(&b.classifier)
     {
-        return differ("classifier kind");
+        return Err(Error::Config(format!(
+            "{} is a {} model and {} a {} model; only models of one kind merge",
+            first.name,
+            a.classifier.name(),
+            other.name,
+            b.classifier.name()
+        )));
+    }
+    if a.vectorizer.analyzer() != b.vectorizer.analyzer() {
+        return differ("analysis");
+    }
+    if a.vectorizer.config() != b.vectorizer.config() {
+        return differ("pruning or weighting");
     }
     match a.classifier.merge_conflict(&b.classifier) {
         Some(what) => differ(what),
