@@ -202,10 +202,22 @@ fn models_that_cannot_merge_exactly_are_refused_with_the_reason() {
     refused(
         &[&model("a.mnb"), &model("b.mnb"), &model("again.mnb")],
         &out,
-        &["a.mnb and", "again.mnb were both trained on", "--allow-overlap"],
+        &[
+            "a.mnb and",
+            "again.mnb were both trained on",
+            "--allow-overlap",
+        ],
     );
     let a = model("a.mnb");
-    run(&["merge", "-q", "-o", arg(&out), arg(&a), arg(&a), "--allow-overlap"]);
+    run(&[
+        "merge",
+        "-q",
+        "-o",
+        arg(&out),
+        arg(&a),
+        arg(&a),
+        "--allow-overlap",
+    ]);
     assert!(out.exists());
     std::fs::remove_file(&out).unwrap();
     // Pruning: a term below min-df in each shard may pass it in the union.

@@ -1,7 +1,6 @@
 //! `bowline classify`: label unlabeled documents with a saved model, from files and folder trees
 //! or as a stream on stdin.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -136,34 +135,25 @@ pub fn run(args: ClassifyArgs) -> Result<Outcome> {
     })
 }
 
+/// A count of documents: "documents read: N (elapsed)", which reads well for one document as
+/// for many, and claims no rate it cannot measure over a slow stream.
+const COUNTED: &str = "{spinner} documents read: {human_pos} ({elapsed})";
+
 /// A document counter on stderr when it is a terminal, hidden otherwise.
 fn progress_bar() -> indicatif::ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return indicatif::ProgressBar::hidden();
-    }
-    counted(indicatif::ProgressBar::new_spinner())
-}
-
-/// `bar` styled as a count of documents: "documents read: N (elapsed)", which reads well for
-/// one document as for many, and claims no rate it cannot measure over a slow stream.
-fn counted(bar: indicatif::ProgressBar) -> indicatif::ProgressBar {
-    if let Ok(style) =
-        indicatif::ProgressStyle::with_template("{spinner} documents read: {human_pos} ({elapsed})")
-    {
-        bar.set_style(style);
-    }
-    bar
+    super::on_terminal(indicatif::ProgressBar::new_spinner(), COUNTED)
 }
 
 #[cfg(test)]
 mod tests {
-    use indicatif::{InMemoryTerm, ProgressBar, ProgressDrawTarget};
+    use indicatif::{InMemoryTerm, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
     #[test]
     fn the_spinner_counts_documents_in_words_that_fit_one() {
         let term = InMemoryTerm::new(4, 80);
         let target = ProgressDrawTarget::term_like(Box::new(term.clone()));
-        let bar = super::counted(ProgressBar::with_draw_target(None, target));
+        let bar = ProgressBar::with_draw_target(None, target);
+        bar.set_style(ProgressStyle::with_template(super::COUNTED).unwrap());
         bar.inc(1);
         bar.tick();
         // The elapsed time, in whole seconds, closes the line.

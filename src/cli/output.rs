@@ -22,3 +22,15 @@ pub(crate) fn print_or_quiet(text: &str) -> Result<()> {
         .and_then(|()| out.flush())
         .map_err(|e| Error::io("-", e))
 }
+
+/// `bar` styled by `template` when stderr is a terminal; a hidden bar otherwise, so that logs
+/// and pipes get no progress lines.
+pub(crate) fn on_terminal(bar: indicatif::ProgressBar, template: &str) -> indicatif::ProgressBar {
+    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        return indicatif::ProgressBar::hidden();
+    }
+    if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
+        bar.set_style(style);
+    }
+    bar
+}

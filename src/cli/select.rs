@@ -4,7 +4,6 @@
 //! The work is `bowline::jobs::select`'s; this command turns flags into that job and writes
 //! what it found.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -145,14 +144,6 @@ fn write(path: &std::path::Path, text: &str) -> Result<()> {
 
 /// Steps done on stderr when it is a terminal, hidden otherwise.
 fn progress_bar(steps: u64) -> indicatif::ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return indicatif::ProgressBar::hidden();
-    }
-    let bar = indicatif::ProgressBar::new(steps);
-    if let Ok(style) =
-        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} features, {msg}, {elapsed}")
-    {
-        bar.set_style(style);
-    }
-    bar
+    let template = "{bar:40} {pos}/{len} features, {msg}, {elapsed}";
+    super::on_terminal(indicatif::ProgressBar::new(steps), template)
 }

@@ -1,7 +1,5 @@
 //! `--tune` for `train` and `cv`: the flags of the search, its progress, and its trials table.
 
-use std::io::IsTerminal;
-
 use clap::Args;
 
 use bowline::classifier::{TuneOptions, TuneOutcome};
@@ -45,16 +43,8 @@ impl TuneArgs {
 
 /// Trials done on stderr when it is a terminal, hidden otherwise.
 pub fn progress_bar() -> indicatif::ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return indicatif::ProgressBar::hidden();
-    }
-    let bar = indicatif::ProgressBar::new(0);
-    if let Ok(style) =
-        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} trials, {elapsed}")
-    {
-        bar.set_style(style);
-    }
-    bar
+    let template = "{bar:40} {pos}/{len} trials, {elapsed}";
+    super::on_terminal(indicatif::ProgressBar::new(0), template)
 }
 
 /// The trials table, or its JSON.
