@@ -108,6 +108,22 @@ fn absurd_thread_counts_are_refused_at_once() {
 }
 
 #[test]
+fn a_bad_value_is_named_by_its_flag_and_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("m.model");
+    let train = ["train", "corpora", "-o", arg(&model)];
+    for (flags, message) in [
+        (&["--c", "inf"][..], "--c must be a finite number > 0, got inf"),
+        (&["--tolerance", "0"], "--tolerance must be a finite number > 0"),
+        (&["--ngrams", "3..2"], "--ngrams 3..2 must satisfy 1 <= MIN <= MAX"),
+        (&["--batch-size", "0"], "--batch-size must be at least 1"),
+        (&["--threads", "0"], "--threads must be at least 1"),
+    ] {
+        fails_with(&[&train[..], flags].concat(), message);
+    }
+}
+
+#[test]
 fn an_evaluation_that_scores_nothing_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
     let (corpus, model) = (dir.path().join("c.tsv"), dir.path().join("m.model"));

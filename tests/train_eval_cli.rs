@@ -155,7 +155,10 @@ fn bad_models_and_bad_training_input_are_clear_errors() {
         "--alpha",
         "0",
     ];
-    fails_with(&zero_alpha, "alpha must be > 0");
+    fails_with(
+        &zero_alpha,
+        "--alpha (the smoothing) must be a finite number > 0",
+    );
     let train_with = |kind, alpha| {
         [
             "train",

@@ -154,7 +154,7 @@ fn bad_roots_and_flags_are_clear_errors() {
         b"",
     ));
     assert_eq!(code, 2);
-    assert!(stderr.contains("n-gram range 3..=2"), "{stderr}");
+    assert!(stderr.contains("--ngrams 3..2 must satisfy"), "{stderr}");
     assert!(!out.exists(), "no output is left behind by a failed run");
 }
 

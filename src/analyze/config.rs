@@ -169,20 +169,20 @@ impl AnalyzerConfig {
     pub fn validate(&self) -> Result<()> {
         if self.min_token_len == 0 || self.min_token_len > self.max_token_len {
             return Err(Error::Config(format!(
-                "token length range {}..={} is empty or starts at 0",
+                "--min-token-len {} and --max-token-len {} must satisfy 1 <= min <= max",
                 self.min_token_len, self.max_token_len
             )));
         }
         if self.ngram_min == 0 || self.ngram_min > self.ngram_max || self.ngram_max > MAX_NGRAM {
             return Err(Error::Config(format!(
-                "n-gram range {}..={} must satisfy 1 <= min <= max <= {MAX_NGRAM}",
+                "--ngrams {}..{} must satisfy 1 <= MIN <= MAX <= {MAX_NGRAM}",
                 self.ngram_min, self.ngram_max
             )));
         }
         if let Some((min, max)) = self.char_ngrams {
             if min == 0 || min > max || max > MAX_CHAR_NGRAM {
                 return Err(Error::Config(format!(
-                    "character n-gram range {min}..={max} must satisfy 1 <= min <= max <= \
+                    "--char-ngrams {min}..{max} must satisfy 1 <= MIN <= MAX <= \
                      {MAX_CHAR_NGRAM}"
                 )));
             }

@@ -177,7 +177,7 @@ impl NaiveBayes {
     ) -> Result<Self> {
         if !(alpha > 0.0 && alpha.is_finite()) {
             return Err(Error::Config(format!(
-                "smoothing alpha must be > 0, got {alpha}"
+                "--alpha (the smoothing) must be a finite number > 0, got {alpha}"
             )));
         }
         if let Priors::Given(p) = &priors {

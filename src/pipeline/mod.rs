@@ -148,7 +148,9 @@ impl PipelineConfig {
             Layout::Staged { workers } => !workers.is_empty() && workers.iter().all(|&w| w >= 1),
         };
         if !workers_ok {
-            return Err(Error::Config("every stage needs at least 1 thread".into()));
+            return Err(Error::Config(
+                "--threads must be at least 1: every stage needs a thread".into(),
+            ));
         }
         let most = match &self.layout {
             Layout::Fused { workers } => *workers,
@@ -156,12 +158,12 @@ impl PipelineConfig {
         };
         if most > MAX_THREADS {
             return Err(Error::Config(format!(
-                "at most {MAX_THREADS} threads per stage, got {most}"
+                "--threads must be at most {MAX_THREADS} threads per stage, got {most}"
             )));
         }
         if self.batch_size == 0 || self.max_in_flight == Some(0) {
             return Err(Error::Config(
-                "batch size and batches in flight must be at least 1".into(),
+                "--batch-size must be at least 1, as must the batches in flight".into(),
             ));
         }
         Ok(())

@@ -53,11 +53,14 @@ impl SvmParams {
     /// Checks every parameter; the only place they are checked.
     pub fn validate(&self) -> Result<()> {
         if !(self.c > 0.0 && self.c.is_finite()) {
-            return Err(Error::Config(format!("C must be > 0, got {}", self.c)));
+            return Err(Error::Config(format!(
+                "--c must be a finite number > 0, got {}",
+                self.c
+            )));
         }
         if !(self.tolerance.is_finite() && self.tolerance > 0.0) || self.max_iterations == 0 {
             return Err(Error::Config(
-                "tolerance must be > 0 and iterations >= 1".into(),
+                "--tolerance must be a finite number > 0, and --max-iterations at least 1".into(),
             ));
         }
         Ok(())
