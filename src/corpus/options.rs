@@ -4,10 +4,10 @@
 use std::path::Path;
 
 use super::decode::DEFAULT_MAX_DOC_BYTES;
+use crate::choice::Choice;
 
 /// The layout of an input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum InputFormat {
     /// A folder with one subfolder per class; every file below a class folder is a document.
     Folder,
@@ -21,6 +21,41 @@ pub enum InputFormat {
     Lines,
     /// A corpus index written by `bowline index`: its documents, in indexing order.
     Index,
+}
+
+impl Choice for InputFormat {
+    const CHOICES: &'static [(&'static str, &'static str, Self)] = &[
+        (
+            "folder",
+            "A folder with one subfolder per class; every file below a class folder is a document",
+            InputFormat::Folder,
+        ),
+        (
+            "files",
+            "Unlabeled files, or folder trees of them; every file is one document",
+            InputFormat::Files,
+        ),
+        (
+            "tsv",
+            "`label<TAB>text` per line (`id<TAB>text` for `classify`)",
+            InputFormat::Tsv,
+        ),
+        (
+            "jsonl",
+            r#"`{"id"?, "label"? or "labels"?, "text"}` per line"#,
+            InputFormat::Jsonl,
+        ),
+        (
+            "lines",
+            "One unlabeled document per line",
+            InputFormat::Lines,
+        ),
+        (
+            "index",
+            "A corpus index written by `bowline index`: its documents, in indexing order",
+            InputFormat::Index,
+        ),
+    ];
 }
 
 impl InputFormat {

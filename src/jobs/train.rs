@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use super::{Note, Placement};
+use crate::choice::Choice;
 use crate::classifier::{Builder, Fitted, MultiLabelOptions, TuneOptions, TuneOutcome};
 use crate::corpus::{Entry, ReadOptions};
 use crate::error::Result;
@@ -39,6 +40,26 @@ pub enum Passes {
     One,
     /// Twice (naive Bayes; other classifiers read once).
     Two,
+}
+
+impl Choice for Passes {
+    const CHOICES: &'static [(&'static str, &'static str, Self)] = &[
+        (
+            "auto",
+            "Twice for a corpus of 256 MiB or more on disk, else once",
+            Passes::Auto,
+        ),
+        (
+            "1",
+            "Once, holding every document's row until the model is trained",
+            Passes::One,
+        ),
+        (
+            "2",
+            "Twice (naive Bayes; other classifiers read once)",
+            Passes::Two,
+        ),
+    ];
 }
 
 /// The corpus size from which [`Passes::Auto`] reads twice. Training naive Bayes in one pass

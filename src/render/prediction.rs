@@ -7,6 +7,7 @@ use std::io::Write;
 use serde::Serialize;
 
 use super::json::json_line;
+use crate::choice::Choice;
 use crate::classifier::{Explanation, ScoredLabel};
 use crate::error::{Error, Result};
 
@@ -17,6 +18,27 @@ pub enum LineFormat {
     Tsv,
     /// One JSON object per line.
     Jsonl,
+}
+
+impl Choice for LineFormat {
+    const CHOICES: &'static [(&'static str, &'static str, Self)] = &[
+        (
+            "tsv",
+            "`id<TAB>label<TAB>probability` (for an uncalibrated SVM, a score: a softmax of its \
+             decision values, which ranks classes but is no probability), and with --explain a \
+             fourth column, `score S: bias B, TERM +C, ..., other terms +R`",
+            LineFormat::Tsv,
+        ),
+        (
+            "jsonl",
+            "`{\"schema_version\", \"id\", \"label\", \"probability\", \"scores\": [{\"label\", \
+             \"probability\"}]}` per line (\"score\" instead of \"probability\" for an uncalibrated \
+             SVM), classes in rank order, and with --explain `\"explanations\": [{\"label\", \
+             \"score\", \"bias\", \"terms\": [{\"term\", \"contribution\"}], \"other_terms\"}]`; \
+             `{\"schema_version\", \"id\", \"error\"}` for input that could not be read",
+            LineFormat::Jsonl,
+        ),
+    ];
 }
 
 /// What was decided for one entry, ready to be written.

@@ -18,6 +18,7 @@
 
 use rayon::prelude::*;
 
+use crate::choice::Choice;
 use crate::vectorize::{matrix_row, Matrix};
 
 /// The event model.
@@ -31,7 +32,6 @@ pub enum Event {
 
 /// What the dev set is judged by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum Metric {
     /// Share of dev documents predicted right.
@@ -41,6 +41,23 @@ pub enum Metric {
     /// Mean −log P(true class); lower is better. Every candidate rescores every document, so
     /// this metric is much slower than the others.
     LogLoss,
+}
+
+impl Choice for Metric {
+    const CHOICES: &'static [(&'static str, &'static str, Self)] = &[
+        (
+            "accuracy",
+            "Share of dev documents predicted right",
+            Metric::Accuracy,
+        ),
+        ("macro-f1", "Mean F1 over the classes", Metric::MacroF1),
+        (
+            "log-loss",
+            "Mean −log P(true class); lower is better. Every candidate rescores every document, \
+             so this metric is much slower than the others",
+            Metric::LogLoss,
+        ),
+    ];
 }
 
 impl Metric {

@@ -9,11 +9,11 @@
 //! - `ig`: information gain, in bits, as Rainbow prints it: the mutual information between the
 //!   term's presence and the class variable, H(C) − P(t) H(C | t) − P(¬t) H(C | ¬t).
 
+use crate::choice::Choice;
 use crate::vectorize::{matrix_row, Matrix};
 
 /// A ranking criterion.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum RankBy {
     /// χ² of presence against each class (largest over the classes).
@@ -24,6 +24,27 @@ pub enum RankBy {
     Mi,
     /// Document frequency.
     Df,
+}
+
+impl Choice for RankBy {
+    const CHOICES: &'static [(&'static str, &'static str, Self)] = &[
+        (
+            "chi2",
+            "χ² of presence against each class (largest over the classes)",
+            RankBy::Chi2,
+        ),
+        (
+            "ig",
+            "Information gain over the class variable (Rainbow's)",
+            RankBy::Ig,
+        ),
+        (
+            "mi",
+            "Mutual information of presence and each class (largest over the classes)",
+            RankBy::Mi,
+        ),
+        ("df", "Document frequency", RankBy::Df),
+    ];
 }
 
 /// In how many documents of each class each term occurs.

@@ -4,17 +4,24 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::choice::Choice;
 use crate::error::{Error, Result};
 use crate::model::label_sets::LabelSets;
 
 /// The loss on each training example.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Loss {
     /// max(0, 1 − y·w·x).
     Hinge,
     /// max(0, 1 − y·w·x)².
     SquaredHinge,
+}
+
+impl Choice for Loss {
+    const CHOICES: &'static [(&'static str, &'static str, Self)] = &[
+        ("hinge", "max(0, 1 − y·w·x)", Loss::Hinge),
+        ("squared-hinge", "max(0, 1 − y·w·x)²", Loss::SquaredHinge),
+    ];
 }
 
 /// Training parameters, validated by [`SvmParams::validate`].
