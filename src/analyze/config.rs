@@ -80,7 +80,7 @@ impl Language {
     }
 
     /// The ISO 639-1 code, which names the NLTK stop-word list.
-    pub fn iso_code(self) -> &'static str {
+    pub(crate) fn iso_code(self) -> &'static str {
         match self {
             Language::Arabic => "ar",
             Language::Danish => "da",
@@ -182,10 +182,10 @@ impl Default for AnalyzerConfig {
 }
 
 /// Longest n-gram accepted: beyond this, vocabularies explode without helping classification.
-pub const MAX_NGRAM: usize = 8;
+pub(crate) const MAX_NGRAM: usize = 8;
 
 /// Longest character n-gram accepted, in characters.
-pub const MAX_CHAR_NGRAM: usize = 16;
+pub(crate) const MAX_CHAR_NGRAM: usize = 16;
 
 impl AnalyzerConfig {
     /// Checks every parameter; the only place they are checked.
@@ -220,7 +220,7 @@ impl AnalyzerConfig {
 
     /// Whether every term is a word or a word n-gram, so that terms can be counted by the ids
     /// of their words without their text (see `AnalyzerWorker::analyze_grams`).
-    pub fn words_only(&self) -> bool {
+    pub(crate) fn words_only(&self) -> bool {
         self.words && self.char_ngrams.is_none()
     }
 }

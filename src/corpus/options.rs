@@ -62,7 +62,7 @@ impl InputFormat {
     /// Guesses the format from a path: `-` is stdin lines, a folder holding a tantivy index
     /// (`meta.json` and `.managed.json`) is a corpus index, any other folder is class folders,
     /// `.tsv` and `.jsonl` by extension, any other file is a single unlabeled document.
-    pub fn detect(path: &Path) -> Self {
+    pub(crate) fn detect(path: &Path) -> Self {
         if path == Path::new("-") {
             return InputFormat::Lines;
         }

@@ -34,7 +34,7 @@ pub enum Settings {
 /// How many times a training reads its corpus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Passes {
-    /// Twice for a corpus of [`TWO_PASSES_FROM`] bytes or more on disk, else once.
+    /// Twice for a corpus of 256 MiB or more on disk, else once.
     Auto,
     /// Once, holding every document's row until the model is trained.
     One,
@@ -66,11 +66,11 @@ impl Choice for Passes {
 /// peaks at about five times the corpus (1.2 GB for 235 MB of 20 Newsgroups posts, bigrams
 /// and all); two passes peak at what the vocabulary takes (220 MB for the same corpus) and
 /// double the analysis time, which pays for itself in memory from about this size.
-pub const TWO_PASSES_FROM: u64 = 256 << 20;
+pub(crate) const TWO_PASSES_FROM: u64 = 256 << 20;
 
 impl Passes {
     /// Whether to read `corpus` twice; stdin and FIFOs can be read only once.
-    pub fn twice(self, corpus: &Path) -> bool {
+    pub(crate) fn twice(self, corpus: &Path) -> bool {
         let on_disk = crate::corpus::rereadable(corpus);
         match self {
             Passes::One => false,

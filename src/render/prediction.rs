@@ -43,7 +43,7 @@ impl Choice for LineFormat {
 
 /// What was decided for one entry, ready to be written.
 #[derive(Debug)]
-pub enum Decided<'a> {
+pub(crate) enum Decided<'a> {
     /// A class, by index, with its explanation when one was asked for.
     Class {
         /// The class decided.
@@ -67,7 +67,7 @@ pub enum Decided<'a> {
 /// One class and its value, in the ranking of a result: a probability, or an uncalibrated
 /// SVM's score.
 #[derive(Debug, Serialize)]
-pub struct Ranked<'a> {
+pub(crate) struct Ranked<'a> {
     label: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     probability: Option<f64>,
@@ -151,7 +151,7 @@ fn named(value: f64, probabilistic: bool) -> (Option<f64>, Option<f64>) {
 
 /// Writes one result line per entry, reusing one buffer.
 #[derive(Debug)]
-pub struct PredictionWriter {
+pub(crate) struct PredictionWriter {
     labels: Vec<String>,
     format: LineFormat,
     top: usize,
@@ -162,7 +162,12 @@ pub struct PredictionWriter {
 
 impl PredictionWriter {
     /// A writer of results over `labels` in `format`, ranking the `top` classes in JSON.
-    pub fn new(labels: &[String], format: LineFormat, top: usize, probabilistic: bool) -> Self {
+    pub(crate) fn new(
+        labels: &[String],
+        format: LineFormat,
+        top: usize,
+        probabilistic: bool,
+    ) -> Self {
         PredictionWriter {
             labels: labels.to_vec(),
             format,
@@ -175,7 +180,7 @@ impl PredictionWriter {
     /// The result line for the entry `id`, given what was `decided` and the class `values`:
     /// its class, or in JSON the reason it has none (nothing for an entry skipped for another
     /// reason).
-    pub fn line(&mut self, id: &str, decided: Decided, values: &[f64]) -> Result<&[u8]> {
+    pub(crate) fn line(&mut self, id: &str, decided: Decided, values: &[f64]) -> Result<&[u8]> {
         self.line.clear();
         let json = self.format == LineFormat::Jsonl;
         match decided {

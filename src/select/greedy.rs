@@ -109,7 +109,7 @@ pub struct Step {
 
 /// The outcome: every step taken, and how many of them the best feature set has.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Selection {
+pub(crate) struct Selection {
     /// The metric with no features (priors only).
     pub baseline: f64,
     /// Steps in order.
@@ -119,7 +119,7 @@ pub struct Selection {
 }
 
 /// The training side's statistics and the dev documents, for one event model.
-pub struct Problem<'a> {
+pub(crate) struct Problem<'a> {
     event: Event,
     alpha: f64,
     classes: usize,
@@ -136,7 +136,7 @@ impl<'a> Problem<'a> {
     /// Sets up selection among `candidates` (columns of both matrices), with the training rows'
     /// sums, smoothing `alpha` and learned priors, judged on the dev rows.
     #[allow(clippy::too_many_arguments)]
-    pub fn new(
+    pub(crate) fn new(
         event: Event,
         alpha: f64,
         train: &Matrix,
@@ -206,7 +206,7 @@ impl<'a> Problem<'a> {
     }
 
     /// Runs the selection; `progress` is called after each step with the step count and metric.
-    pub fn run(&self, greedy: &Greedy, mut progress: impl FnMut(usize, f64)) -> Selection {
+    pub(crate) fn run(&self, greedy: &Greedy, mut progress: impl FnMut(usize, f64)) -> Selection {
         let mut state = State::new(self);
         let baseline = state.metric(self, greedy.metric);
         let mut remaining: Vec<usize> = (0..self.candidates.len()).collect();

@@ -49,7 +49,7 @@ impl Choice for RankBy {
 
 /// In how many documents of each class each term occurs.
 #[derive(Debug, Clone)]
-pub struct Presence {
+pub(crate) struct Presence {
     /// Term-major: `counts[j * classes + c]`.
     counts: Vec<u32>,
     class_docs: Vec<u32>,
@@ -59,7 +59,7 @@ pub struct Presence {
 impl Presence {
     /// Counts presence in the rows `rows` of `x`, whose classes are `labels[i]`, for `classes`
     /// classes.
-    pub fn count(x: &Matrix, labels: &[u32], rows: &[usize], classes: usize) -> Self {
+    pub(crate) fn count(x: &Matrix, labels: &[u32], rows: &[usize], classes: usize) -> Self {
         let mut counts = vec![0u32; x.cols() * classes];
         let mut class_docs = vec![0u32; classes];
         for &i in rows {
@@ -77,12 +77,12 @@ impl Presence {
     }
 
     /// Number of terms.
-    pub fn terms(&self) -> usize {
+    pub(crate) fn terms(&self) -> usize {
         self.counts.len() / self.class_docs.len().max(1)
     }
 
     /// Term `j`'s document frequency.
-    pub fn df(&self, j: usize) -> u32 {
+    pub(crate) fn df(&self, j: usize) -> u32 {
         self.of(j).iter().sum()
     }
 
@@ -93,7 +93,7 @@ impl Presence {
 
     /// Term `j`'s score for class `c`: χ² or mutual information (other criteria do not depend
     /// on a class and give the overall score).
-    pub fn class_score(&self, by: RankBy, j: usize, c: usize) -> f64 {
+    pub(crate) fn class_score(&self, by: RankBy, j: usize, c: usize) -> f64 {
         let n = f64::from(self.docs);
         let a = f64::from(self.of(j)[c]);
         let b = f64::from(self.df(j)) - a;
@@ -126,7 +126,7 @@ impl Presence {
     }
 
     /// Term `j`'s overall score.
-    pub fn score(&self, by: RankBy, j: usize) -> f64 {
+    pub(crate) fn score(&self, by: RankBy, j: usize) -> f64 {
         match by {
             RankBy::Df => f64::from(self.df(j)),
             RankBy::Ig => self.information_gain(j),
@@ -162,7 +162,7 @@ impl Presence {
 
     /// The `top` best terms by `by` (for class `c` when given) among those in at least `min_df`
     /// documents, best first, ties by term id.
-    pub fn top(
+    pub(crate) fn top(
         &self,
         by: RankBy,
         class: Option<usize>,

@@ -131,13 +131,13 @@ impl Weighting {
 
     /// Weighs one row in place: `values` holds counts on entry and weights on return.
     /// `doc_len` is the document's length in terms; `idf[j]` belongs to `indices[j]`.
-    pub fn weigh(&self, indices: &[u32], values: &mut [f64], doc_len: u32, idf: &[f64]) {
+    pub(crate) fn weigh(&self, indices: &[u32], values: &mut [f64], doc_len: u32, idf: &[f64]) {
         self.weigh_by(values, doc_len, |k| idf[indices[k] as usize]);
     }
 
     /// Like [`Weighting::weigh`], with `idf_of(k)` giving the idf of the row's `k`-th term: for
     /// a vocabulary that grows, whose idf is computed when needed.
-    pub fn weigh_by(&self, values: &mut [f64], doc_len: u32, idf_of: impl Fn(usize) -> f64) {
+    pub(crate) fn weigh_by(&self, values: &mut [f64], doc_len: u32, idf_of: impl Fn(usize) -> f64) {
         // A hashed column's count can be negative (signed hashing): the factor is that of its
         // magnitude, with its sign. A count of a vocabulary's term is positive and unchanged.
         for (k, value) in values.iter_mut().enumerate() {

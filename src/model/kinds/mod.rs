@@ -128,7 +128,7 @@ impl Kind {
     /// `HashingVectorizer(alternate_sign=True)`: for the SVM, whose weights may be negative and
     /// which gains from collisions cancelling out. Naive Bayes needs counts that are not
     /// negative, and k-NN's BM25 weights assume them, so they count every occurrence as +1.
-    pub fn hashes_signed(self) -> bool {
+    pub(crate) fn hashes_signed(self) -> bool {
         matches!(self, Kind::Svm)
     }
 
