@@ -15,7 +15,7 @@ use crate::error::{Error, Result};
 /// Elsewhere, or on a filesystem without unnamed files, it has that name from the start. An
 /// output dropped without a commit removes its file, but a process killed outright (SIGKILL)
 /// runs no code: it leaves a temporary file only if killed between the naming and the rename on
-/// Linux, and at any moment of the write elsewhere. [`remove_stale_temps`] removes such
+/// Linux, and at any moment of the write elsewhere. `remove_stale_temps` removes such
 /// leftovers; every model writer calls it when it takes the model's lock, so no temporary file
 /// of a model outlives the next write of that model.
 pub struct Output {
@@ -368,7 +368,7 @@ fn file_name(path: &Path) -> std::borrow::Cow<'_, str> {
 /// already followed) left beside it. Only a caller that knows that no live process is writing
 /// `target` may call it, as a model writer knows under the model's lock. Failures are ignored: a
 /// leftover wastes space and harms nothing.
-pub fn remove_stale_temps(target: &Path) {
+pub(crate) fn remove_stale_temps(target: &Path) {
     let Ok(entries) = std::fs::read_dir(folder(target)) else {
         return;
     };

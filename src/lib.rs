@@ -106,6 +106,7 @@
 //! (`default-features = false`) the library compiles none of the program's dependencies.
 
 pub mod analyze;
+mod choice;
 pub mod classifier;
 #[cfg(feature = "cluster")]
 pub mod cluster;
@@ -127,6 +128,7 @@ pub mod select;
 pub mod serve;
 pub mod vectorize;
 
+pub use choice::Choice;
 pub use classifier::{Builder, Prediction, Reading, TextClassifier};
 pub use error::{Error, Result};
 pub use flow::Source;

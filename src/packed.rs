@@ -12,8 +12,8 @@ use serde::{Deserializer, Serializer};
 
 pub(crate) mod sections;
 mod table;
+pub use table::Table;
 pub(crate) use table::{derived, seq};
-pub use table::{Table, TableMut};
 
 /// A fixed-size number, or a plain record of them.
 ///
@@ -64,13 +64,16 @@ macro_rules! word {
 word!(u8, f32, u32, u64, f64);
 
 /// Writes the numbers as their little-endian bytes, one after another.
-pub fn serialize<S: Serializer, T: Word>(values: &[T], serializer: S) -> Result<S::Ok, S::Error> {
+pub(crate) fn serialize<S: Serializer, T: Word>(
+    values: &[T],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
     let mut bytes = Vec::with_capacity(values.len() * T::SIZE);
     values.iter().for_each(|v| v.put(&mut bytes));
     serializer.serialize_bytes(&bytes)
 }
 
-/// Reads what [`serialize`] wrote.
+/// Reads what `serialize` wrote.
 pub fn deserialize<'de, D: Deserializer<'de>, T: Word>(
     deserializer: D,
 ) -> Result<Vec<T>, D::Error> {

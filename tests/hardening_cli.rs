@@ -113,9 +113,18 @@ fn a_bad_value_is_named_by_its_flag_and_rule() {
     let model = dir.path().join("m.model");
     let train = ["train", "corpora", "-o", arg(&model)];
     for (flags, message) in [
-        (&["--c", "inf"][..], "--c must be a finite number > 0, got inf"),
-        (&["--tolerance", "0"], "--tolerance must be a finite number > 0"),
-        (&["--ngrams", "3..2"], "--ngrams 3..2 must satisfy 1 <= MIN <= MAX"),
+        (
+            &["--c", "inf"][..],
+            "--c must be a finite number > 0, got inf",
+        ),
+        (
+            &["--tolerance", "0"],
+            "--tolerance must be a finite number > 0",
+        ),
+        (
+            &["--ngrams", "3..2"],
+            "--ngrams 3..2 must satisfy 1 <= MIN <= MAX",
+        ),
         (&["--batch-size", "0"], "--batch-size must be at least 1"),
         (&["--threads", "0"], "--threads must be at least 1"),
     ] {

@@ -195,3 +195,47 @@ fn a_model_of_format_version_3_still_loads_and_predicts_as_it_did() {
         );
     }
 }
+
+/// Each table of names (which the `bowline` program's flags list) names every value it holds
+/// once, parses back what it prints, and, for the values saved in files and JSON, agrees with
+/// the name serde writes.
+#[test]
+fn every_choice_names_each_value_once_as_serde_does() {
+    use bowline::analyze::Language;
+    use bowline::corpus::InputFormat;
+    use bowline::jobs::train::Passes;
+    use bowline::model::Loss;
+    use bowline::select::{Metric, RankBy};
+    use bowline::vectorize::{Idf, Norm, Tf};
+    use bowline::Choice;
+
+    fn named_once<T: Choice + std::fmt::Debug>() -> Vec<&'static str> {
+        let names: Vec<_> = T::CHOICES.iter().map(|&(name, ..)| name).collect();
+        for &(name, help, value) in T::CHOICES {
+            assert_eq!((T::named(name), value.name()), (Some(value), name));
+            assert!(!help.is_empty() && !help.ends_with('.'), "{name}: {help}");
+        }
+        let mut unique = names.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), names.len(), "{names:?}");
+        names
+    }
+    fn as_serde<T: Choice + std::fmt::Debug + serde::Serialize>() {
+        named_once::<T>();
+        for &(name, _, value) in T::CHOICES {
+            assert_eq!(serde_json::to_value(value).unwrap(), name);
+        }
+    }
+    as_serde::<Kind>();
+    as_serde::<Language>();
+    as_serde::<Tf>();
+    as_serde::<Idf>();
+    as_serde::<Norm>();
+    as_serde::<RankBy>();
+    as_serde::<Metric>();
+    assert_eq!(named_once::<Loss>(), ["hinge", "squared-hinge"]);
+    assert_eq!(named_once::<Passes>(), ["auto", "1", "2"]);
+    assert_eq!(named_once::<InputFormat>().len(), 6);
+    assert_eq!(Kind::named("SVM"), None);
+}

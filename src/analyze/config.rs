@@ -2,11 +2,11 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::choice::Choice;
 use crate::error::{Error, Result};
 
 /// A language with a Snowball stemmer and an NLTK stop-word list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 #[allow(missing_docs)]
 pub enum Language {
@@ -28,6 +28,29 @@ pub enum Language {
     Swedish,
     Tamil,
     Turkish,
+}
+
+impl Choice for Language {
+    const CHOICES: &'static [(&'static str, &'static str, Self)] = &[
+        ("arabic", "Arabic", Language::Arabic),
+        ("danish", "Danish", Language::Danish),
+        ("dutch", "Dutch", Language::Dutch),
+        ("english", "English", Language::English),
+        ("finnish", "Finnish", Language::Finnish),
+        ("french", "French", Language::French),
+        ("german", "German", Language::German),
+        ("greek", "Greek", Language::Greek),
+        ("hungarian", "Hungarian", Language::Hungarian),
+        ("italian", "Italian", Language::Italian),
+        ("norwegian", "Norwegian", Language::Norwegian),
+        ("portuguese", "Portuguese", Language::Portuguese),
+        ("romanian", "Romanian", Language::Romanian),
+        ("russian", "Russian", Language::Russian),
+        ("spanish", "Spanish", Language::Spanish),
+        ("swedish", "Swedish", Language::Swedish),
+        ("tamil", "Tamil", Language::Tamil),
+        ("turkish", "Turkish", Language::Turkish),
+    ];
 }
 
 impl Language {
@@ -57,7 +80,7 @@ impl Language {
     }
 
     /// The ISO 639-1 code, which names the NLTK stop-word list.
-    pub fn iso_code(self) -> &'static str {
+    pub(crate) fn iso_code(self) -> &'static str {
         match self {
             Language::Arabic => "ar",
             Language::Danish => "da",
@@ -159,10 +182,10 @@ impl Default for AnalyzerConfig {
 }
 
 /// Longest n-gram accepted: beyond this, vocabularies explode without helping classification.
-pub const MAX_NGRAM: usize = 8;
+pub(crate) const MAX_NGRAM: usize = 8;
 
 /// Longest character n-gram accepted, in characters.
-pub const MAX_CHAR_NGRAM: usize = 16;
+pub(crate) const MAX_CHAR_NGRAM: usize = 16;
 
 impl AnalyzerConfig {
     /// Checks every parameter; the only place they are checked.
@@ -197,7 +220,7 @@ impl AnalyzerConfig {
 
     /// Whether every term is a word or a word n-gram, so that terms can be counted by the ids
     /// of their words without their text (see `AnalyzerWorker::analyze_grams`).
-    pub fn words_only(&self) -> bool {
+    pub(crate) fn words_only(&self) -> bool {
         self.words && self.char_ngrams.is_none()
     }
 }
@@ -208,8 +231,7 @@ mod tests {
 
     #[test]
     fn every_language_has_stop_words_and_round_trips() {
-        use clap::ValueEnum;
-        for language in Language::value_variants() {
+        for &(.., language) in Language::CHOICES {
             assert!(language.stop_words().len() > 20, "{language:?}");
         }
         let config = AnalyzerConfig {

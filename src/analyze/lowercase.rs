@@ -24,7 +24,7 @@ pub fn lowercase(terms: &mut Terms, scratch: &mut Terms) {
 /// Lowercases one word into `out`, replacing its contents. Character by character, with no
 /// context rules (a final `Σ` becomes `σ`, as everywhere else), so a word always lowercases the
 /// same way wherever it stands.
-pub fn lowercase_word(word: &str, out: &mut String) {
+pub(crate) fn lowercase_word(word: &str, out: &mut String) {
     out.clear();
     if word.is_ascii() {
         out.push_str(word);

@@ -21,7 +21,7 @@ const INLINE: usize = 15;
 /// The memo is cleared when it holds [`TokenMemo::CAPACITY`] tokens, so memory stays flat on an
 /// endless stream while a corpus's working vocabulary still fits.
 #[derive(Debug)]
-pub struct TokenMemo<V> {
+pub(crate) struct TokenMemo<V> {
     short: ShortTable<V>,
     long: FxHashMap<Box<str>, V>,
 }
@@ -104,10 +104,10 @@ pub fn fold_ascii<'k>(token: &'k str, scratch: &'k mut String) -> &'k str {
 
 impl<V: Default> TokenMemo<V> {
     /// Tokens held before the memo starts afresh.
-    pub const CAPACITY: usize = 1 << 18;
+    pub(crate) const CAPACITY: usize = 1 << 18;
 
     /// The value memoized for `token`.
-    pub fn get(&self, token: &str) -> Option<&V> {
+    pub(crate) fn get(&self, token: &str) -> Option<&V> {
         match pack(token) {
             Some(key) => self.short.get(key),
             None => self.long.get(token),
@@ -116,7 +116,7 @@ impl<V: Default> TokenMemo<V> {
 
     /// The value memoized for `fold_ascii(token)`, found without folding a short token
     /// into a string; `scratch` holds the fold of a long one.
-    pub fn get_folded(&self, token: &str, scratch: &mut String) -> Option<&V> {
+    pub(crate) fn get_folded(&self, token: &str, scratch: &mut String) -> Option<&V> {
         match pack_folded(token) {
             Some(key) => self.short.get(key),
             None => self.long.get(fold_ascii(token, scratch)),
@@ -125,7 +125,7 @@ impl<V: Default> TokenMemo<V> {
 
     /// The short-table key of `token` (ASCII capitals folded when `fold`), or 0 for a token too
     /// long to have one; for [`TokenMemo::prefetch`] and [`TokenMemo::get_keyed`].
-    pub fn key(token: &str, fold: bool) -> u128 {
+    pub(crate) fn key(token: &str, fold: bool) -> u128 {
         let key = if fold {
             pack_folded(token)
         } else {
@@ -136,7 +136,7 @@ impl<V: Default> TokenMemo<V> {
 
     /// Starts loading into the cache where the value for `key` (from [`TokenMemo::key`]) would
     /// be, so that looking it up a little later does not wait for memory.
-    pub fn prefetch(&self, key: u128) {
+    pub(crate) fn prefetch(&self, key: u128) {
         if key != 0 {
             self.short.prefetch(key);
         }
@@ -144,7 +144,7 @@ impl<V: Default> TokenMemo<V> {
 
     /// What [`TokenMemo::get`] (or, when `fold`, [`TokenMemo::get_folded`]) gives for `token`,
     /// whose [`TokenMemo::key`] is `key`.
-    pub fn get_keyed(
+    pub(crate) fn get_keyed(
         &self,
         key: u128,
         token: &str,
@@ -159,7 +159,7 @@ impl<V: Default> TokenMemo<V> {
     }
 
     /// Memoizes `value` for `token`, first clearing a full memo.
-    pub fn insert(&mut self, token: &str, value: V) {
+    pub(crate) fn insert(&mut self, token: &str, value: V) {
         if self.short.len + self.long.len() >= Self::CAPACITY {
             self.short.clear();
             self.long.clear();

@@ -15,13 +15,13 @@ mod config;
 pub mod lowercase;
 mod memo;
 pub mod ngrams;
-pub mod stem;
-pub mod stop_words;
+pub(crate) mod stem;
+pub(crate) mod stop_words;
 mod terms;
 pub mod tokenize;
 
-pub use config::{AnalyzerConfig, Language, StopWords, MAX_CHAR_NGRAM, MAX_NGRAM};
-pub use memo::TokenMemo as WordMemo;
+pub use config::{AnalyzerConfig, Language, StopWords};
+pub(crate) use memo::TokenMemo as WordMemo;
 use memo::TokenMemo;
 pub use stem::StemCache;
 pub use stop_words::StopSet;
@@ -193,7 +193,7 @@ impl AnalyzerWorker<'_> {
     /// analyzed and resolved once: `resolve` gets `None` for a stop word, else the word after
     /// stop-word pruning and the term after stemming. N-grams are not formed. Corpus statistics
     /// use it to see every stage's output at the cost of one memo lookup per token.
-    pub fn for_each_word<V: Copy + Default>(
+    pub(crate) fn for_each_word<V: Copy + Default>(
         &mut self,
         text: &str,
         memo: &mut WordMemo<V>,
@@ -342,7 +342,7 @@ impl AnalyzerWorker<'_> {
 
     /// True when the analysis forms n-grams, so [`AnalyzerWorker::analyze`] gives more than
     /// the words' terms.
-    pub fn makes_ngrams(&self) -> bool {
+    pub(crate) fn makes_ngrams(&self) -> bool {
         self.analyzer.config.ngram_max > 1
     }
 

@@ -4,7 +4,7 @@ use super::Terms;
 
 /// Joins the words of an n-gram. Tokens never contain whitespace (UAX #29 words do not), so a
 /// space cannot be confused with a character inside a token.
-pub const NGRAM_SEPARATOR: char = ' ';
+pub(crate) const NGRAM_SEPARATOR: char = ' ';
 
 /// Replaces `terms` by all its n-grams with `min <= n <= max`: every unigram first (when
 /// `min == 1`), then every bigram, and so on, each size in text order.

@@ -29,7 +29,7 @@ impl StemCache {
     }
 
     /// The stem of one word.
-    pub fn stem_word(&mut self, word: &str) -> &str {
+    pub(crate) fn stem_word(&mut self, word: &str) -> &str {
         if let Some(&slot) = self.cache.get(word) {
             return &self.stems[slot as usize];
         }
@@ -44,7 +44,7 @@ impl StemCache {
     }
 
     /// The stem of one word, without looking at or filling the cache.
-    pub fn stem_uncached(&self, word: &str) -> String {
+    pub(crate) fn stem_uncached(&self, word: &str) -> String {
         self.stemmer.stem(word).into_owned()
     }
 

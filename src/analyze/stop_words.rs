@@ -44,7 +44,7 @@ impl StopSet {
 
     /// True when `term` is a stop word; `lower` is scratch space for lowercasing a term that
     /// was not lowercased already.
-    pub fn is_stop(&self, term: &str, lowercased: bool, lower: &mut String) -> bool {
+    pub(crate) fn is_stop(&self, term: &str, lowercased: bool, lower: &mut String) -> bool {
         if lowercased || !term.chars().any(char::is_uppercase) {
             return self.contains(term);
         }

@@ -40,7 +40,7 @@ impl Terms {
 
     /// Appends a term built by writing into the buffer; call after pushing its pieces with
     /// [`Terms::push_piece`]. Lets n-grams and lowercasing build a term without a temporary string.
-    pub fn end_term(&mut self) {
+    pub(crate) fn end_term(&mut self) {
         // Documents are capped at `max_doc_bytes` (u64), but a term buffer over 4 GiB would need
         // a single document of that size after analysis; the offset type bounds it explicitly.
         let end = u32::try_from(self.text.len()).unwrap_or(u32::MAX);
@@ -48,12 +48,12 @@ impl Terms {
     }
 
     /// Appends text to the term being built.
-    pub fn push_piece(&mut self, piece: &str) {
+    pub(crate) fn push_piece(&mut self, piece: &str) {
         self.text.push_str(piece);
     }
 
     /// Appends one character to the term being built.
-    pub fn push_char(&mut self, c: char) {
+    pub(crate) fn push_char(&mut self, c: char) {
         self.text.push(c);
     }
 
@@ -73,12 +73,12 @@ impl Terms {
     }
 
     /// The whole buffer, terms back to back; lets a stage test or rewrite all terms at once.
-    pub fn buffer(&self) -> &str {
+    pub(crate) fn buffer(&self) -> &str {
         &self.text
     }
 
     /// Mutable access to the buffer for rewrites that keep every byte offset (ASCII lowercasing).
-    pub fn buffer_mut(&mut self) -> &mut str {
+    pub(crate) fn buffer_mut(&mut self) -> &mut str {
         &mut self.text
     }
 }

@@ -76,7 +76,7 @@ impl Builder {
 
     /// [`Builder::cross_validate`] on a corpus already read and counted (by a cluster's
     /// workers, say) with this builder's analysis and hashing.
-    pub fn cross_validate_labelled(
+    pub(crate) fn cross_validate_labelled(
         &self,
         labelled: &Labelled,
         k: usize,

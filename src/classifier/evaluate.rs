@@ -17,14 +17,14 @@ pub struct Evaluation {
     pub unknown_labels: BTreeMap<String, u64>,
     /// With a cost matrix: the cost of all decisions.
     pub total_cost: Option<f64>,
-    /// Every scored document's per-class scores, when asked for
-    /// ([`TextClassifier::evaluate_with_scores`]).
+    /// Every scored document's per-class scores, when the evaluation keeps them (as `bowline
+    /// eval --curves` does).
     pub scores: Option<ScoreTable>,
 }
 
 impl Evaluation {
     /// With a cost matrix: the mean cost of a decision.
-    pub fn mean_cost(&self) -> Option<f64> {
+    pub(crate) fn mean_cost(&self) -> Option<f64> {
         self.total_cost
             .map(|total| total / self.report.docs.max(1) as f64)
     }
@@ -47,7 +47,7 @@ impl TextClassifier {
     /// ([`Evaluation::scores`]): documents × classes `f64` values, small for an evaluation set
     /// (1.2 MB for 7,532 documents of 20 classes). The scores are those of
     /// [`TextClassifier::curve_score`].
-    pub fn evaluate_with_scores(
+    pub(crate) fn evaluate_with_scores(
         &self,
         source: Source,
         reading: &mut Reading,
@@ -60,7 +60,7 @@ impl TextClassifier {
     /// probability when the model gives probabilities (naive Bayes posteriors, a calibrated
     /// SVM's Platt probabilities, k-NN's vote shares), and an uncalibrated SVM's decision value
     /// w·x + b, which its softmax "probabilities" would rank differently across documents.
-    pub fn curve_score(&self) -> ScoreKind {
+    pub(crate) fn curve_score(&self) -> ScoreKind {
         if self.model.classifier.gives_probabilities() {
             ScoreKind::Probability
         } else {

@@ -13,8 +13,7 @@ use crate::vectorize::{Counted, DocumentCounter, FittedVectorizer};
 pub struct TermContribution {
     /// The term, as the vocabulary spells it (a word pair with a space). For a model whose
     /// terms are hashed it is the column: `#COLUMN=TERMS`, the document's own terms that fell
-    /// in it joined by `|`, when they are known ([`TextClassifier::explain`],
-    /// [`TextClassifier::explanation_in`]), else `#COLUMN`.
+    /// in it joined by `|`, when they are known ([`TextClassifier::explain`]), else `#COLUMN`.
     pub term: String,
     /// What it adds to the score (negative: what it takes away).
     pub contribution: f64,
@@ -51,7 +50,7 @@ impl TextClassifier {
 
     /// [`TextClassifier::explain`] for a document already counted and weighed from `text`,
     /// whose terms name the columns of a model whose terms are hashed.
-    pub fn explain_counted(&self, counted: &Counted, text: &str, k: usize) -> Explanation {
+    pub(crate) fn explain_counted(&self, counted: &Counted, text: &str, k: usize) -> Explanation {
         let mut probabilities = vec![0.0; self.model.labels.len()];
         self.probabilities(counted, &mut probabilities);
         let best = argmax(probabilities.iter().copied());
@@ -63,7 +62,7 @@ impl TextClassifier {
     }
 
     /// One text analyzed, counted and weighed as the model's vectorizer does it: the row its
-    /// classifier scores, as [`TextClassifier::stages`] make it.
+    /// classifier scores, as classifying makes it.
     pub fn vectorize(&self, text: &str) -> Counted {
         let mut counter = DocumentCounter::new(&self.analyzer);
         let mut counted = Counted::default();
@@ -73,17 +72,17 @@ impl TextClassifier {
         counted
     }
 
-    /// Explains class `class`'s score of a document counted and weighed by
-    /// [`TextClassifier::stages`], with its `k` terms of largest contribution: what `classify
-    /// --explain` prints for the class it decided. `class` indexes [`labels`](TextClassifier::labels)
-    /// (it panics beyond them, as indexing does).
+    /// Explains class `class`'s score of a document counted and weighed as
+    /// [`vectorize`](TextClassifier::vectorize) does, with its `k` terms of largest
+    /// contribution: what `classify --explain` prints for the class it decided. `class` indexes
+    /// [`labels`](TextClassifier::labels) (it panics beyond them, as indexing does).
     pub fn explanation(&self, counted: &Counted, class: usize, k: usize) -> Explanation {
         self.explanation_in(counted, &Terms::new(), class, k)
     }
 
     /// [`TextClassifier::explanation`] of a document whose analyzed `terms` are at hand: a
     /// model whose terms are hashed names each column by the terms of `terms` that fall in it.
-    pub fn explanation_in(
+    pub(crate) fn explanation_in(
         &self,
         counted: &Counted,
         terms: &Terms,

@@ -8,7 +8,7 @@ use crate::corpus::Entry;
 use crate::error::Result;
 use crate::flow::{fit_corpus, Source};
 use crate::model::{Model, TrainingInfo};
-use crate::vectorize::{counting_config, CountedCorpus, FittedCorpus, VectorizerConfig};
+use crate::vectorize::{counting_config, FittedCorpus, VectorizerConfig};
 
 /// A classifier just trained, with what it was trained on.
 #[derive(Debug)]
@@ -60,7 +60,7 @@ impl Builder {
     /// What a corpus is counted and pruned with for this trainer: the configuration, but raw
     /// counts for a trainer that learns counts (the model's vectorizer gets the configured
     /// weighting back afterwards, for the documents it classifies).
-    pub fn counting_config(&self) -> VectorizerConfig {
+    pub(crate) fn counting_config(&self) -> VectorizerConfig {
         if self.trainer.learns_counts() {
             VectorizerConfig {
                 weighting: counting_config().weighting,
@@ -69,15 +69,6 @@ impl Builder {
         } else {
             self.vectorizer.clone()
         }
-    }
-
-    /// Trains a single-label model on the corpus at `name` as [`Builder::fit_source`] does, from
-    /// its documents already analyzed and counted with [`Builder::counting_config`] (by a
-    /// cluster's workers, say).
-    pub fn fit_counted(self, counted: CountedCorpus, name: &Path) -> Result<Fitted> {
-        let analyzer = Analyzer::new(self.analysis.clone())?;
-        let fitted = counted.finish(analyzer.config().clone())?;
-        self.train_single(analyzer, fitted, name)
     }
 
     /// Trains a single-label model on a corpus read by [`Builder::read_corpus`] from `name`.

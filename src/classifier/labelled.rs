@@ -14,7 +14,7 @@ use crate::vectorize::{
 
 /// The counted corpus and each row's class id.
 #[derive(Debug)]
-pub struct Labelled {
+pub(crate) struct Labelled {
     /// Raw counts over every term, with ids, labels and class names.
     pub corpus: FittedCorpus,
     /// Each row's position in `corpus.classes`.
@@ -23,7 +23,7 @@ pub struct Labelled {
 
 /// Rows appended from a second corpus, and how many of its documents were left out.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Appended {
+pub(crate) struct Appended {
     /// The new rows' positions.
     pub rows: Vec<usize>,
     /// Documents of classes the first corpus lacks, which were left out.
@@ -33,7 +33,7 @@ pub struct Appended {
 impl Labelled {
     /// Reads and counts `source`, its terms hashed when `hashing` says so; every document needs
     /// a label, and there must be two classes (`purpose` names the work in those errors).
-    pub fn read(
+    pub(crate) fn read(
         source: Source,
         purpose: &str,
         analyzer: &Analyzer,
@@ -52,7 +52,7 @@ impl Labelled {
 
     /// The corpus at `name` counted with [`counting_config`] and the same hashing (by a
     /// cluster's workers, say), with the checks of [`Labelled::read`].
-    pub fn counted(
+    pub(crate) fn counted(
         counted: CountedCorpus,
         analyzer: &Analyzer,
         name: &Path,
@@ -66,7 +66,7 @@ impl Labelled {
     /// Reads a second labelled corpus (a dev or test set) over this corpus's vocabulary, terms
     /// it lacks being dropped, and appends its rows. Documents of classes this corpus lacks are
     /// left out, and counted.
-    pub fn append(
+    pub(crate) fn append(
         &mut self,
         source: Source,
         analyzer: &Analyzer,
@@ -114,7 +114,7 @@ impl Labelled {
     }
 
     /// Class ids of rows `rows`.
-    pub fn classes_of(&self, rows: &[usize]) -> Vec<u32> {
+    pub(crate) fn classes_of(&self, rows: &[usize]) -> Vec<u32> {
         rows.iter().map(|&i| self.classes[i]).collect()
     }
 }

@@ -32,6 +32,8 @@ mod online;
 mod predict;
 mod rank;
 mod select;
+#[cfg(feature = "cluster")]
+mod shards;
 mod tune;
 mod twice;
 mod update;
@@ -44,13 +46,15 @@ pub use evaluate::Evaluation;
 pub(crate) use evaluate::Tally;
 pub use explain::{Explanation, TermContribution};
 pub use fit::Fitted;
-pub use labelled::{Appended, Labelled};
+pub(crate) use labelled::Labelled;
 pub use multilabel::{MultiLabelOptions, ScoredLabel};
 pub use online::OnlineLearner;
 pub use predict::{Prediction, Predictor};
-pub use rank::{rank_terms, Listing, RankOptions, Ranked};
+pub(crate) use rank::{rank_terms, RankOptions};
+pub use rank::{Listing, Ranked};
 pub use select::{SelectOptions, SelectionOutcome};
-pub use tune::{RoundTime, Setting, Trial, TuneOptions, TuneOutcome, SIGNIFICANT};
+pub(crate) use tune::SIGNIFICANT;
+pub use tune::{RoundTime, Setting, Trial, TuneOptions, TuneOutcome};
 pub use update::Updated;
 
 use crate::analyze::{Analyzer, AnalyzerConfig};
@@ -180,8 +184,8 @@ impl Builder {
     }
 
     /// Prunes and weighs terms with `vectorizer` instead of the kind's default. Hashed terms
-    /// carry a sign or not as the kind needs ([`Kind::hashes_signed`]), whatever `vectorizer`
-    /// says; k-NN, which weighs its rows itself, keeps n-gram weight 1.
+    /// carry a sign or not as the kind needs (the SVM's do, naive Bayes' and k-NN's count +1),
+    /// whatever `vectorizer` says; k-NN, which weighs its rows itself, keeps n-gram weight 1.
     pub fn vectorizer(mut self, vectorizer: VectorizerConfig) -> Self {
         self.trainer = self.trainer.with_weighting(vectorizer.weighting);
         self.vectorizer = vectorizer;
@@ -195,9 +199,8 @@ impl Builder {
     }
 
     /// Hashes terms into 2^`bits` columns instead of learning a vocabulary (`--hash-bits`):
-    /// the feature space then has a fixed size whatever the corpus. `bits` must lie in
-    /// [`HASH_BITS`](crate::vectorize::HASH_BITS), and `max_features` must be unset. The
-    /// n-gram weight becomes 1.
+    /// the feature space then has a fixed size whatever the corpus. `bits` must lie in 4..=28,
+    /// and `max_features` must be unset. The n-gram weight becomes 1.
     pub fn hash_bits(mut self, bits: u32) -> Result<Self> {
         self.vectorizer.hashing = Some(Hashing::new(bits, self.kind().hashes_signed())?);
         // A hashed column mixes words and n-grams, so they are weighed alike.

@@ -300,20 +300,8 @@ impl TextClassifier {
     }
 
     /// Runs the documents of `source` through the pipeline and hands each entry, in input
-    /// order, to `each` with its labels (`None` for an entry that is not a document).
-    pub fn classify_labels(
-        &self,
-        source: Source,
-        reading: &mut Reading,
-        mut each: impl FnMut(&Analyzed, Option<Vec<ScoredLabel>>) -> Result<()>,
-    ) -> Result<Vec<StageStats>> {
-        self.classify_scored(source, reading, |item, given| {
-            each(item, given.map(|(labels, _)| labels))
-        })
-    }
-
-    /// As [`TextClassifier::classify_labels`], with every label's score beside the labels
-    /// given (a single-label model's probabilities).
+    /// order, to `each` with its labels and every label's score (a single-label model's
+    /// probabilities); `None` for an entry that is not a document.
     fn classify_scored(
         &self,
         source: Source,
@@ -350,7 +338,7 @@ impl TextClassifier {
     /// bytes (2.4 MB for Reuters-21578's 3,019 test stories and 90 labels). A multi-label
     /// model's scores are decision values (an SVM margin, naive Bayes' log posterior odds); a
     /// single-label model's are probabilities.
-    pub fn evaluate_labels_with_scores(
+    pub(crate) fn evaluate_labels_with_scores(
         &self,
         source: Source,
         reading: &mut Reading,

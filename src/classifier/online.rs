@@ -49,7 +49,7 @@ impl OnlineLearner {
     /// giving each document at least `min_labels` labels. Its thresholds stay at the natural
     /// boundary, 0, since a stream holds no documents out to choose them: the model equals
     /// training on the documents seen so far with no threshold folds.
-    pub fn new_multi_label(
+    pub(crate) fn new_multi_label(
         kind: Kind,
         analysis: AnalyzerConfig,
         vectorizer: VectorizerConfig,
@@ -139,12 +139,12 @@ impl OnlineLearner {
     }
 
     /// Records that the documents to come are from `corpus` (a path, or `stdin`).
-    pub fn add_corpus(&mut self, corpus: &str) {
+    pub(crate) fn add_corpus(&mut self, corpus: &str) {
         self.info.corpora.push(corpus.to_string());
     }
 
     /// The class id of `label`, adding the class when new.
-    pub fn class_of(&mut self, label: &str) -> u32 {
+    pub(crate) fn class_of(&mut self, label: &str) -> u32 {
         let id = class_id(&mut self.labels, label);
         self.info.docs_per_class.resize(self.labels.len(), 0);
         id
@@ -153,7 +153,7 @@ impl OnlineLearner {
     /// The class the model predicts for an analyzed document before learning it, if it knows
     /// any class yet. For a multi-label model, the label whose documents' counts score the
     /// document highest: its top label, for the prequential record.
-    pub fn predict_terms(&mut self, terms: &Terms) -> Option<u32> {
+    pub(crate) fn predict_terms(&mut self, terms: &Terms) -> Option<u32> {
         if self.nb.classes() == 0 {
             return None;
         }
@@ -165,7 +165,7 @@ impl OnlineLearner {
     }
 
     /// Learns an analyzed document of class `class` (from [`OnlineLearner::class_of`]).
-    pub fn learn_terms(&mut self, terms: &Terms, class: u32) -> Result<()> {
+    pub(crate) fn learn_terms(&mut self, terms: &Terms, class: u32) -> Result<()> {
         if self.multi.is_some() {
             return self.learn_labels(terms, &[class]);
         }
@@ -180,7 +180,7 @@ impl OnlineLearner {
     /// Learns an analyzed document with labels `classes` (from [`OnlineLearner::class_of`]),
     /// into a multi-label model: it counts in each of its labels and in the total, as
     /// [`BinaryNb::add`](crate::model::multilabel::BinaryNb::add) counts it.
-    pub fn learn_labels(&mut self, terms: &Terms, classes: &[u32]) -> Result<()> {
+    pub(crate) fn learn_labels(&mut self, terms: &Terms, classes: &[u32]) -> Result<()> {
         let Some((all, _)) = &mut self.multi else {
             return Err(Error::Config(
                 "a document with several labels needs a multi-label model; start one with \

@@ -60,7 +60,7 @@ impl TextClassifier {
     }
 
     /// A predictor for many texts, one at a time, on this thread.
-    pub fn predictor(&self) -> Predictor<'_> {
+    pub(crate) fn predictor(&self) -> Predictor<'_> {
         Predictor {
             classifier: self,
             counter: DocumentCounter::new(&self.analyzer),
@@ -109,13 +109,13 @@ impl TextClassifier {
 
     /// The pipeline stages that read, analyze, count and weigh a document for this model: what
     /// a caller with its own source of batches (a stream on stdin) runs.
-    pub fn stages(&self, max_doc_bytes: u64, fused: bool) -> Vec<Stage<'_, Analyzed>> {
+    pub(crate) fn stages(&self, max_doc_bytes: u64, fused: bool) -> Vec<Stage<'_, Analyzed>> {
         transform_stages(&self.analyzer, &self.model.vectorizer, max_doc_bytes, fused)
     }
 
     /// Fills `out` (one slot per class) with the class probabilities of a document counted and
     /// weighed by [`TextClassifier::stages`].
-    pub fn probabilities(&self, counted: &Counted, out: &mut [f64]) {
+    pub(crate) fn probabilities(&self, counted: &Counted, out: &mut [f64]) {
         let row = &counted.row;
         self.model
             .classifier
@@ -124,7 +124,7 @@ impl TextClassifier {
 
     /// The prediction for a document counted and weighed by [`TextClassifier::stages`] or
     /// [`Predictor::vectorize`].
-    pub fn prediction(&self, counted: &Counted) -> Prediction {
+    pub(crate) fn prediction(&self, counted: &Counted) -> Prediction {
         let labels = &self.model.labels;
         let mut probabilities = vec![0.0; labels.len()];
         self.probabilities(counted, &mut probabilities);

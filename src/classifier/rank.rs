@@ -10,7 +10,7 @@ use crate::select::{Presence, RankBy};
 
 /// What to rank by, and how much to list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RankOptions {
+pub(crate) struct RankOptions {
     /// The score.
     pub by: RankBy,
     /// List the top terms of each class (χ² and mutual information only).
@@ -44,7 +44,7 @@ pub struct Listing {
 
 /// Reads the labelled documents of `source`, analyzed with `analyzer`, and ranks their terms:
 /// one listing overall, or one per class.
-pub fn rank_terms(
+pub(crate) fn rank_terms(
     source: Source,
     analyzer: &Analyzer,
     reading: &mut Reading,

@@ -106,7 +106,7 @@ impl TuneOutcome {
     /// Whether the best trial of the last round was another configuration, not better than the
     /// incumbent by [`SIGNIFICANT`] standard errors, so the incumbent was kept: what the model's
     /// tuning record says.
-    pub fn kept_incumbent(&self) -> bool {
+    pub(crate) fn kept_incumbent(&self) -> bool {
         let tuned = self.model.model().info.tuned.as_ref();
         tuned.is_some_and(|t| t.best_not_taken.is_some())
     }
@@ -160,7 +160,7 @@ const FINAL_FIT: f64 = 2.0;
 /// and stay unless the evidence against them is clear. In nested cross-validation of the five
 /// corpora's training data (`benches/tune_rule.py`), the SVM this rule chose held out 0.9076 on
 /// average, the best trial 0.9049: taking the best lost 1.1 points on imdb's short sentences.
-pub const SIGNIFICANT: f64 = 1.96;
+pub(crate) const SIGNIFICANT: f64 = 1.96;
 
 impl Builder {
     /// Searches the grid of this builder's kind on the labelled documents of `source` (see the

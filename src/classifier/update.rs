@@ -55,7 +55,7 @@ impl TextClassifier {
 
     /// How new documents are counted for an update: raw counts over every term, hashed as the
     /// model hashes.
-    pub fn update_config(&self) -> VectorizerConfig {
+    pub(crate) fn update_config(&self) -> VectorizerConfig {
         VectorizerConfig {
             hashing: self.model.vectorizer.hashing(),
             ..counting_config()
@@ -65,7 +65,7 @@ impl TextClassifier {
     /// Learns documents of the corpus at `name` already analyzed and counted with
     /// [`TextClassifier::update_config`] (by a cluster's workers, say), with each document's
     /// label set, as [`TextClassifier::update_source`] does.
-    pub fn update_counted(
+    pub(crate) fn update_counted(
         &mut self,
         counted: CountedCorpus,
         label_sets: &[Vec<String>],

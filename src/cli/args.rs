@@ -4,12 +4,13 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use super::choice::choice;
 use bowline::analyze::{AnalyzerConfig, Language, StopWords};
 use bowline::corpus::{InputFormat, ReadOptions, DEFAULT_MAX_DOC_BYTES};
 use bowline::model::{CostMatrix, Decision};
 use bowline::pipeline::{default_threads, PipelineConfig};
 use bowline::vectorize::{DfBound, Hashing, Idf, Norm, Tf, VectorizerConfig, Weighting};
-use bowline::{Error, Result};
+use bowline::{Choice, Error, Result};
 
 /// The largest accepted `--max-doc-bytes` (100 MiB). A document's terms live in one buffer with
 /// 32-bit offsets, and 8-grams repeat each word up to 36 times, so larger documents could overflow
@@ -23,7 +24,7 @@ pub struct InputArgs {
     /// `.tsv` and `.jsonl` go by extension, any other file is one unlabeled document, and a
     /// stream (`-`, a FIFO) is JSONL if it starts with `{`, else lines (TSV where labels are
     /// needed).
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = choice::<InputFormat>())]
     pub input: Option<InputFormat>,
     /// Treat the first TSV line as a header (automatic when its first field is `label`, or `id`
     /// where the first field is an id).
@@ -78,19 +79,16 @@ impl std::str::FromStr for LanguageChoice {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Self, String> {
-        use clap::ValueEnum;
-        if text.eq_ignore_ascii_case("none") {
+        // The names are lowercase, so the text lowercased matches them in any case.
+        let text = text.to_ascii_lowercase();
+        if text == "none" {
             return Ok(LanguageChoice(None));
         }
-        Language::from_str(text, true)
+        let names: Vec<_> = Language::CHOICES.iter().map(|&(name, ..)| name).collect();
+        let error = format!("expected none or one of: {}", names.join(", "));
+        Language::named(&text)
             .map(|l| LanguageChoice(Some(l)))
-            .map_err(|_| {
-                let names: Vec<_> = Language::value_variants()
-                    .iter()
-                    .filter_map(|l| l.to_possible_value().map(|v| v.get_name().to_string()))
-                    .collect();
-                format!("expected none or one of: {}", names.join(", "))
-            })
+            .ok_or(error)
     }
 }
 
@@ -199,14 +197,14 @@ fn read_word_list(path: &PathBuf) -> Result<Vec<String>> {
 pub struct WeightingArgs {
     /// Term frequency: count, binary, frequency (count / length), sublinear (1 + ln count)
     /// [default: sublinear].
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = choice::<Tf>())]
     pub tf: Option<Tf>,
     /// Inverse document frequency: none, plain ln(N/df), smooth ln((1+N)/(1+df))+1
     /// [default: smooth].
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = choice::<Idf>())]
     pub idf: Option<Idf>,
     /// Row normalization [default: l2].
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = choice::<Norm>())]
     pub norm: Option<Norm>,
     /// Drop terms in fewer documents: a count (5) or a fraction of documents (0.01)
     /// [default: 1; for bnb, 2].

@@ -6,28 +6,13 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::stream;
-use super::{DecisionArgs, InputArgs, Outcome, RuntimeArgs};
+use super::{choice, DecisionArgs, InputArgs, Outcome, RuntimeArgs};
 use bowline::corpus::InputFormat;
 use bowline::io::Output;
 use bowline::jobs::classify::{Choices, Classify, Documents};
 use bowline::jobs::{Placement, Sink};
 use bowline::render::LineFormat;
 use bowline::{Result, TextClassifier};
-
-/// Output formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ClassifyFormat {
-    /// `id<TAB>label<TAB>probability` (for an uncalibrated SVM, a score: a softmax of its
-    /// decision values, which ranks classes but is no probability), and with --explain a fourth
-    /// column, `score S: bias B, TERM +C, ..., other terms +R`.
-    Tsv,
-    /// `{"schema_version", "id", "label", "probability", "scores": [{"label", "probability"}]}`
-    /// per line ("score" instead of "probability" for an uncalibrated SVM), classes in rank
-    /// order, and with --explain `"explanations": [{"label", "score", "bias", "terms": [{"term",
-    /// "contribution"}], "other_terms"}]`; `{"schema_version", "id", "error"}` for input that
-    /// could not be read.
-    Jsonl,
-}
 
 /// Flags of `bowline classify`.
 #[derive(Debug, Args)]
@@ -38,8 +23,8 @@ pub struct ClassifyArgs {
     /// reads documents from stdin (one per line by default; see --input).
     pub paths: Vec<PathBuf>,
     /// Output format.
-    #[arg(long, value_enum, default_value = "tsv")]
-    pub format: ClassifyFormat,
+    #[arg(long, value_parser = choice::<LineFormat>(), default_value = "tsv")]
+    pub format: LineFormat,
     /// Classes listed under "scores" in jsonl output, most probable first.
     #[arg(long, default_value_t = 3, value_name = "K")]
     pub top: usize,
@@ -75,10 +60,7 @@ pub fn run(args: ClassifyArgs) -> Result<Outcome> {
     super::multilabel::refuse_decision_flags(&classifier, &args.decision)?;
     let choices = Choices {
         decide: args.decision.decision(classifier.labels())?,
-        format: match args.format {
-            ClassifyFormat::Tsv => LineFormat::Tsv,
-            ClassifyFormat::Jsonl => LineFormat::Jsonl,
-        },
+        format: args.format,
         top: args.top,
         explain: args.explain,
     };

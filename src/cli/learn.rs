@@ -13,7 +13,7 @@ use indicatif::ProgressBar;
 
 use super::log::Logged;
 use super::stream;
-use super::{AnalysisArgs, InputArgs, Outcome, RuntimeArgs, VocabularyArgs};
+use super::{choice, AnalysisArgs, InputArgs, Outcome, RuntimeArgs, VocabularyArgs};
 use bowline::analyze::AnalyzerConfig;
 use bowline::jobs::learn::{Checkpoints, Given, Heard, Learn, Overrides};
 use bowline::jobs::Placement;
@@ -27,7 +27,7 @@ pub struct LearnArgs {
     /// The model to update, or to create when the file does not exist.
     pub model: PathBuf,
     /// The classifier of a new model: mnb, cnb or bnb [default: mnb].
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = choice::<Kind>())]
     pub classifier: Option<Kind>,
     /// Smoothing of a new model, > 0 [default: cnb 0.1, bnb 0.001, mnb 0.01: a stream has no
     /// training documents at hand to choose it from, as train does].

@@ -2,6 +2,7 @@
 //! library configurations in one place, then calls the library.
 
 mod args;
+mod choice;
 mod classify;
 #[cfg(feature = "cluster")]
 mod cluster;
@@ -29,6 +30,7 @@ mod tune;
 mod update;
 mod vectorize;
 
+use choice::choice;
 use clap::{Parser, Subcommand};
 
 pub use args::{AnalysisArgs, DecisionArgs, InputArgs, RuntimeArgs, VocabularyArgs, WeightingArgs};

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::log::Logged;
-use super::{AnalysisArgs, InputArgs, Outcome, RuntimeArgs};
+use super::{choice, AnalysisArgs, InputArgs, Outcome, RuntimeArgs};
 use bowline::jobs::rank::Rank;
 use bowline::jobs::Placement;
 use bowline::render::{ranking_json, ranking_table};
@@ -18,7 +18,7 @@ pub struct RankArgs {
     /// A labelled corpus: class folders, a .tsv or a .jsonl file.
     pub corpus: PathBuf,
     /// The score.
-    #[arg(long, value_enum, default_value = "chi2")]
+    #[arg(long, value_parser = choice::<RankBy>(), default_value = "chi2")]
     pub by: RankBy,
     /// List the top terms of each class (χ² and mutual information only).
     #[arg(long)]

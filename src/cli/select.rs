@@ -10,7 +10,7 @@ use clap::Args;
 
 use super::log::Logged;
 use super::train::{report_unconverged, ClassifierArgs};
-use super::{AnalysisArgs, InputArgs, Outcome, RuntimeArgs, WeightingArgs};
+use super::{choice, AnalysisArgs, InputArgs, Outcome, RuntimeArgs, WeightingArgs};
 use bowline::jobs::select::Select;
 use bowline::jobs::Placement;
 use bowline::render::{left_out, SelectionReport};
@@ -40,7 +40,7 @@ pub struct SelectArgs {
     #[arg(long)]
     pub seed: Option<u64>,
     /// What the dev set is judged by.
-    #[arg(long, value_enum, default_value = "accuracy")]
+    #[arg(long, value_parser = choice::<Metric>(), default_value = "accuracy")]
     pub metric: Metric,
     /// Features at most.
     #[arg(long, default_value_t = 10_000, value_name = "K")]
@@ -49,7 +49,7 @@ pub struct SelectArgs {
     #[arg(long, default_value_t = 20_000, value_name = "N")]
     pub candidates: usize,
     /// The ranking that picks the candidates (and breaks ties between them).
-    #[arg(long, value_enum, default_value = "chi2")]
+    #[arg(long, value_parser = choice::<RankBy>(), default_value = "chi2")]
     pub rank_by: RankBy,
     /// A step improves when it betters the best dev metric so far by more than this.
     #[arg(long, default_value_t = 0.0, value_name = "T")]

@@ -8,9 +8,9 @@ use indicatif::ProgressBar;
 
 use super::log::Logged;
 use super::tune::TuneArgs;
-use super::{AnalysisArgs, InputArgs, Outcome, RuntimeArgs, VocabularyArgs};
+use super::{choice, AnalysisArgs, InputArgs, Outcome, RuntimeArgs, VocabularyArgs};
 use bowline::analyze::AnalyzerConfig;
-use bowline::jobs::train::{Made, Settings, Train, Trained};
+use bowline::jobs::train::{Made, Passes, Settings, Train, Trained};
 use bowline::model::{Classifier, Kind};
 use bowline::render::training::{model_lines, trained_text};
 use bowline::{Error, Result};
@@ -47,7 +47,7 @@ pub struct TrainArgs {
     /// vocabulary and the model but no document, for twice the analysis time; the model is the
     /// same. `auto` reads a corpus of 256 MiB or more twice; stdin is read once. The SVM and
     /// k-NN read once and hold every document's row in memory.
-    #[arg(long, value_enum, default_value = "auto")]
+    #[arg(long, value_parser = choice::<Passes>(), default_value = "auto")]
     pub passes: Passes,
     #[command(flatten)]
     pub input: InputArgs,
@@ -162,7 +162,7 @@ fn job(args: &TrainArgs) -> Result<Train> {
         read,
         pipeline: args.runtime.start()?,
         settings,
-        passes: args.passes.passes(),
+        passes: args.passes,
         #[cfg(feature = "cluster")]
         cocoa: args.cocoa,
     })
@@ -229,29 +229,5 @@ fn exchanged(exchange: &bowline::jobs::train::Exchange) -> String {
 pub(super) fn report_unconverged(classifier: &Classifier, classes: &[String]) {
     for warning in bowline::render::training::unconverged(classifier, classes) {
         super::log::warn(&warning);
-    }
-}
-
-/// How many times `train` reads its corpus.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Passes {
-    /// Twice for a corpus of 256 MiB or more on disk, else once.
-    Auto,
-    /// Once, holding every document's row until the model is trained.
-    #[value(name = "1")]
-    One,
-    /// Twice (naive Bayes; other classifiers read once).
-    #[value(name = "2")]
-    Two,
-}
-
-impl Passes {
-    /// The library's choice.
-    fn passes(self) -> bowline::jobs::train::Passes {
-        match self {
-            Passes::Auto => bowline::jobs::train::Passes::Auto,
-            Passes::One => bowline::jobs::train::Passes::One,
-            Passes::Two => bowline::jobs::train::Passes::Two,
-        }
     }
 }

@@ -3,6 +3,7 @@
 
 use clap::Args;
 
+use super::choice::choice;
 use bowline::analyze::AnalyzerConfig;
 use bowline::classifier::MultiLabelOptions;
 use bowline::model::{
@@ -33,7 +34,7 @@ pub enum PriorChoice {
 #[derive(Debug, Args)]
 pub struct ClassifierArgs {
     /// The classifier [default: svm; for select, mnb].
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = choice::<Kind>())]
     pub classifier: Option<Kind>,
     /// Naive Bayes smoothing, > 0, or `auto` for mnb: the value from 0.0001 to 1 (half decades)
     /// with the best leave-one-out accuracy on up to 2,000 training documents [default: mnb
@@ -47,7 +48,7 @@ pub struct ClassifierArgs {
     #[arg(long = "c", value_name = "C")]
     pub c: Option<f64>,
     /// SVM loss [default: squared-hinge].
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = choice::<Loss>())]
     pub loss: Option<Loss>,
     /// SVM stopping tolerance on the projected gradient [default: 0.1].
     #[arg(long)]

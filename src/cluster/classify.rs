@@ -86,7 +86,7 @@ struct Scored {
 /// Evaluates the model of `scoring` on its labelled inputs across `cluster`: the workers score
 /// the documents they own, and process 0 adds the scores up in input order with `decision`,
 /// which gives exactly the figures of [`TextClassifier::evaluate`] (or, with `keep_scores`,
-/// [`TextClassifier::evaluate_with_scores`]) in one process: on process 0, `None` on the
+/// `TextClassifier::evaluate_with_scores`) in one process: on process 0, `None` on the
 /// others. Single-label models only.
 pub fn evaluate(
     cluster: &Cluster,

@@ -31,7 +31,7 @@ struct CountedPart {
 
 /// A corpus counted by a cluster, on process 0.
 #[derive(Debug)]
-pub struct GatheredCounts {
+pub(crate) struct GatheredCounts {
     /// What one process counting the corpus has.
     pub counts: CountedCorpus,
     /// Each document's labels, all of them, in input order.
@@ -45,7 +45,7 @@ pub struct GatheredCounts {
 /// documents it owns, and process 0 adds their counts in input order. On process 0 the result is what one process counting the corpus has, up to
 /// provisional term ids (which fitting renumbers in term order) and its stage counters (empty);
 /// `None` on the others. Process 0 holds every document's counts, as one process does.
-pub fn count_corpus(
+pub(crate) fn count_corpus(
     cluster: &Cluster,
     (command, corpus): (&str, &Path),
     analyzer: &Analyzer,

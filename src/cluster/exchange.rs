@@ -30,7 +30,7 @@ pub type Settings = Vec<(String, String)>;
 /// process was given the same `settings`, and gathers the payloads at worker 0 of process 0,
 /// which returns them (every other process returns `None`). A worker's error reaches worker 0,
 /// which reports it with the process it came from; every process then fails.
-pub fn gather<W>(cluster: &Cluster, settings: Settings, work: W) -> Result<Option<Gathered>>
+pub(crate) fn gather<W>(cluster: &Cluster, settings: Settings, work: W) -> Result<Option<Gathered>>
 where
     W: Fn(Shard) -> Result<Vec<u8>> + Send + Sync + 'static,
 {
@@ -41,7 +41,7 @@ where
 }
 
 /// Runs `work` on every worker of the cluster with a [`Link`] to the others, after checking
-/// that every process was given the same `settings`: the general form of [`gather`], for work
+/// that every process was given the same `settings`: the general form of `gather`, for work
 /// that exchanges several times (as the SVM's rounds do). Returns what worker 0 of this process
 /// returned; the first error of any worker of this process wins.
 pub fn run<T, W>(cluster: &Cluster, settings: Settings, work: W) -> Result<Option<T>>
@@ -85,7 +85,7 @@ pub struct Link<'w> {
 
 impl Link<'_> {
     /// This worker's share of the corpus.
-    pub fn shard(&self) -> Shard {
+    pub(crate) fn shard(&self) -> Shard {
         Shard {
             index: self.worker.index(),
             peers: self.worker.peers(),
@@ -119,7 +119,7 @@ impl Link<'_> {
     /// Sends this worker's payload (or its error) to worker 0, which returns every payload in
     /// worker order, or the first error with the process it came from. Every other worker
     /// returns `None`, or its own error.
-    pub fn gather(&mut self, mine: Result<Vec<u8>>) -> Result<Option<Gathered>> {
+    pub(crate) fn gather(&mut self, mine: Result<Vec<u8>>) -> Result<Option<Gathered>> {
         let index = self.worker.index();
         let (ok, payload, own) = match mine {
             Ok(bytes) => (true, bytes, Ok(())),
@@ -152,7 +152,7 @@ impl Link<'_> {
 
     /// Worker 0 sends each worker its payload (`payloads`, in worker order; ignored on the
     /// other workers), or its error to all; every worker returns what it received.
-    pub fn scatter(&mut self, payloads: Result<Gathered>) -> Result<Vec<u8>> {
+    pub(crate) fn scatter(&mut self, payloads: Result<Gathered>) -> Result<Vec<u8>> {
         let peers = self.worker.peers() as u64;
         let items: Vec<Item> = match (self.worker.index(), payloads) {
             (0, Ok(payloads)) => (0..peers)
@@ -178,7 +178,7 @@ impl Link<'_> {
     /// Gathers every worker's payload at worker 0, which turns them into one reply per worker
     /// (`reply`, called on worker 0 only) and scatters them: one round trip, after which every
     /// worker holds its reply, or every worker fails with the same error.
-    pub fn reduce(
+    pub(crate) fn reduce(
         &mut self,
         mine: Result<Vec<u8>>,
         reply: impl FnOnce(Gathered) -> Result<Gathered>,

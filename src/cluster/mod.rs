@@ -2,7 +2,7 @@
 //! worker threads, connected by timely-dataflow (feature `cluster`).
 //!
 //! Every process reads the corpus from the same path. Each document belongs to exactly one
-//! worker, chosen by a stable hash of its id ([`Shard::owns`]), and is read and analyzed only
+//! worker, chosen by a stable hash of its id (`Shard::owns`), and is read and analyzed only
 //! there. Before any work the workers exchange their settings and refuse to run if they differ;
 //! then each trains a naive Bayes model on its shard, the models are exchanged to worker 0 of
 //! process 0, and reduced there by [`crate::model::merge`](mod@crate::model::merge), which is exact for the settings it
@@ -18,11 +18,12 @@ mod svm;
 mod train;
 
 pub use classify::{classify, evaluate, Format, Scoring};
-pub use count::{count_corpus, GatheredCounts};
-pub use exchange::{gather, run, Gathered, Link, Settings};
+pub(crate) use count::{count_corpus, GatheredCounts};
+pub(crate) use exchange::gather;
+pub use exchange::{run, Gathered, Link, Settings};
 pub use hosts::read_host_file;
 pub use stats::stats;
-pub use svm::{train_svm, TrainedSvm, DUALITY_GAP};
+pub(crate) use svm::{train_svm, TrainedSvm};
 pub use train::{cross_validate, train, update, Method, Trained};
 
 use crate::corpus::Entry;
@@ -33,7 +34,7 @@ pub type Note = std::sync::Arc<dyn Fn(&Entry) + Send + Sync>;
 
 /// The first port of processes on 127.0.0.1 when no host file is given: process `p` listens on
 /// `DEFAULT_PORT + p`, as timely's own examples do.
-pub const DEFAULT_PORT: u16 = 2101;
+pub(crate) const DEFAULT_PORT: u16 = 2101;
 
 /// Where this process stands in a cluster: timely's `-w`, `-n`, `-p` and `-h`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -51,7 +52,7 @@ pub struct Cluster {
 impl Cluster {
     /// A cluster of `processes` processes of `workers` workers each, of which this is
     /// `process`; `addresses` gives each process's `host:port` (from a host file), or when
-    /// `None` the processes listen on 127.0.0.1 from [`DEFAULT_PORT`] up.
+    /// `None` the processes listen on 127.0.0.1 from port 2101 up.
     pub fn new(
         workers: usize,
         processes: usize,
@@ -95,16 +96,11 @@ impl Cluster {
     pub fn processes(&self) -> usize {
         self.addresses.len()
     }
-
-    /// Workers in the whole cluster.
-    pub fn peers(&self) -> usize {
-        self.workers * self.processes()
-    }
 }
 
 /// One worker's share of a corpus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Shard {
+pub(crate) struct Shard {
     /// The worker's index in the cluster: process × workers per process + its thread.
     pub index: usize,
     /// Workers in the cluster.
@@ -114,7 +110,7 @@ pub struct Shard {
 impl Shard {
     /// Whether the document with `id` is this worker's. FNV-1a, not Rust's randomized hasher,
     /// so every process and every run agrees on the owner.
-    pub fn owns(&self, id: &str) -> bool {
+    pub(crate) fn owns(&self, id: &str) -> bool {
         let hash = id.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, byte| {
             (h ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
         });
@@ -147,7 +143,7 @@ mod tests {
             cluster.addresses,
             ["127.0.0.1:2101", "127.0.0.1:2102", "127.0.0.1:2103"]
         );
-        assert_eq!(cluster.peers(), 6);
+        assert_eq!((cluster.processes(), cluster.workers), (3, 2));
         assert!(Cluster::new(1, 2, 2, None).is_err());
         assert!(Cluster::new(0, 2, 0, None).is_err());
     }

@@ -48,7 +48,6 @@ use crate::classifier::TextClassifier;
 use crate::corpus::{Entry, ReadOptions};
 use crate::error::{Error, Result};
 use crate::flow::{fit_corpus, Source};
-pub use crate::model::linear_svm::cocoa::DUALITY_GAP;
 use crate::model::linear_svm::cocoa::{Coordinator, LocalProblem, StepTerms};
 use crate::model::reservoir::{KeptRow, Reservoir};
 use crate::model::{Classifier, Model, SvmParams, TrainingInfo};
@@ -59,7 +58,7 @@ use crate::vectorize::{
 
 /// An SVM trained by a cluster, on process 0.
 #[derive(Debug)]
-pub struct TrainedSvm {
+pub(crate) struct TrainedSvm {
     /// The classifier.
     pub classifier: TextClassifier,
     /// Bytes of the vocabulary phase: the workers' counts to worker 0 and the vocabulary back.
@@ -79,7 +78,7 @@ const PASSES: usize = 1;
 /// Trains `builder`'s SVM on the corpus at `corpus` across `cluster` (see the module's
 /// documentation): the classifier on process 0, `None` on the others. `note` is told of every
 /// entry this process reads.
-pub fn train_svm(
+pub(crate) fn train_svm(
     cluster: &Cluster,
     builder: &Builder,
     corpus: &Path,

@@ -46,7 +46,8 @@ fn truncate_bytes(bytes: &mut Vec<u8>, limit: usize) {
 }
 
 /// Reads one document file, applying the binary check, the size limit and decoding.
-pub fn read_document_file(path: &Path, max_doc_bytes: u64) -> Entry {
+#[cfg(test)]
+fn read_document_file(path: &Path, max_doc_bytes: u64) -> Entry {
     let mut entry = Entry::default();
     load(&mut entry, path, max_doc_bytes);
     entry

@@ -36,7 +36,7 @@ impl Document {
 
     /// Gives the document `set` as its labels: the first is `label`, and `labels` holds them
     /// all when there are several. Repeats are dropped, keeping the first of each.
-    pub fn set_labels(&mut self, set: Vec<String>) {
+    pub(crate) fn set_labels(&mut self, set: Vec<String>) {
         let mut distinct: Vec<String> = Vec::with_capacity(set.len());
         for label in set {
             if !distinct.contains(&label) {

@@ -20,7 +20,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-pub use decode::{decode, read_document_file, DEFAULT_MAX_DOC_BYTES};
+pub use decode::{decode, DEFAULT_MAX_DOC_BYTES};
 pub use entry::{Document, Entries, Entry, Skip};
 pub use options::{InputFormat, ReadOptions};
 
@@ -61,7 +61,7 @@ pub fn open(path: &Path, options: &ReadOptions) -> Result<(Entries, Vec<String>)
 
 /// True when the input at `path` can be read a second time: a file or a folder, not stdin or a
 /// FIFO, whose documents are gone once read.
-pub fn rereadable(path: &Path) -> bool {
+pub(crate) fn rereadable(path: &Path) -> bool {
     matches!(PathKind::of(path), Ok(PathKind::File | PathKind::Folder))
 }
 

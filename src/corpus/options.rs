@@ -4,10 +4,10 @@
 use std::path::Path;
 
 use super::decode::DEFAULT_MAX_DOC_BYTES;
+use crate::choice::Choice;
 
 /// The layout of an input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum InputFormat {
     /// A folder with one subfolder per class; every file below a class folder is a document.
     Folder,
@@ -23,11 +23,46 @@ pub enum InputFormat {
     Index,
 }
 
+impl Choice for InputFormat {
+    const CHOICES: &'static [(&'static str, &'static str, Self)] = &[
+        (
+            "folder",
+            "A folder with one subfolder per class; every file below a class folder is a document",
+            InputFormat::Folder,
+        ),
+        (
+            "files",
+            "Unlabeled files, or folder trees of them; every file is one document",
+            InputFormat::Files,
+        ),
+        (
+            "tsv",
+            "`label<TAB>text` per line (`id<TAB>text` for `classify`)",
+            InputFormat::Tsv,
+        ),
+        (
+            "jsonl",
+            r#"`{"id"?, "label"? or "labels"?, "text"}` per line"#,
+            InputFormat::Jsonl,
+        ),
+        (
+            "lines",
+            "One unlabeled document per line",
+            InputFormat::Lines,
+        ),
+        (
+            "index",
+            "A corpus index written by `bowline index`: its documents, in indexing order",
+            InputFormat::Index,
+        ),
+    ];
+}
+
 impl InputFormat {
     /// Guesses the format from a path: `-` is stdin lines, a folder holding a tantivy index
     /// (`meta.json` and `.managed.json`) is a corpus index, any other folder is class folders,
     /// `.tsv` and `.jsonl` by extension, any other file is a single unlabeled document.
-    pub fn detect(path: &Path) -> Self {
+    pub(crate) fn detect(path: &Path) -> Self {
         if path == Path::new("-") {
             return InputFormat::Lines;
         }

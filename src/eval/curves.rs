@@ -184,7 +184,7 @@ fn average_precision(curve: &PrecisionRecall) -> f64 {
 }
 
 /// The mean of the values that are there; none when none is.
-pub fn macro_mean(values: impl Iterator<Item = Option<f64>>) -> Option<f64> {
+pub(crate) fn macro_mean(values: impl Iterator<Item = Option<f64>>) -> Option<f64> {
     let present: Vec<f64> = values.flatten().collect();
     (!present.is_empty()).then(|| present.iter().sum::<f64>() / present.len() as f64)
 }

@@ -5,7 +5,7 @@ use serde::Serialize;
 
 /// Counts of (true class, predicted class) pairs over a fixed list of labels.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Confusion {
+pub(crate) struct Confusion {
     labels: Vec<String>,
     /// `matrix[true][predicted]`.
     matrix: Vec<Vec<u64>>,
@@ -13,7 +13,7 @@ pub struct Confusion {
 
 impl Confusion {
     /// An empty matrix over `labels`.
-    pub fn new(labels: Vec<String>) -> Self {
+    pub(crate) fn new(labels: Vec<String>) -> Self {
         let k = labels.len();
         Confusion {
             labels,
@@ -22,17 +22,17 @@ impl Confusion {
     }
 
     /// Counts one document.
-    pub fn add(&mut self, truth: usize, predicted: usize) {
+    pub(crate) fn add(&mut self, truth: usize, predicted: usize) {
         self.matrix[truth][predicted] += 1;
     }
 
     /// Documents counted.
-    pub fn total(&self) -> u64 {
+    pub(crate) fn total(&self) -> u64 {
         self.matrix.iter().flatten().sum()
     }
 
     /// The figures derived from the counts.
-    pub fn report(&self) -> Report {
+    pub(crate) fn report(&self) -> Report {
         let k = self.labels.len();
         let total = self.total();
         let correct: u64 = (0..k).map(|c| self.matrix[c][c]).sum();
@@ -159,16 +159,16 @@ impl Report {
 }
 
 /// One row of a per-class or per-label table: the name, precision, recall, F1 and support.
-pub type FigureRow<'a> = (&'a str, f64, f64, f64, u64);
+pub(crate) type FigureRow<'a> = (&'a str, f64, f64, f64, u64);
 
 /// The width of a table's name column: the longest name, and at least 5.
-pub fn label_width<'a>(labels: impl Iterator<Item = &'a str>) -> usize {
+pub(crate) fn label_width<'a>(labels: impl Iterator<Item = &'a str>) -> usize {
     labels.map(str::len).max().unwrap_or(5).max(5)
 }
 
 /// Precision, recall, F1 and support aligned in columns, under a header whose first column is
 /// `heading` (`class`, or `label` for label sets), the names `width` wide.
-pub fn figures_table<'a>(
+pub(crate) fn figures_table<'a>(
     heading: &str,
     width: usize,
     rows: impl Iterator<Item = FigureRow<'a>>,

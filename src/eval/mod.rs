@@ -12,10 +12,13 @@ mod scoring;
 mod split;
 
 pub use curves::{class_curves, ClassCurves, PrecisionRecall, Roc};
-pub use metrics::{figures_table, label_width, ClassMetrics, Confusion, FigureRow, Report};
+pub(crate) use metrics::{figures_table, label_width, Confusion};
+pub use metrics::{ClassMetrics, Report};
 pub use multilabel::{LabelScores, MultiLabelCounts, MultiLabelMetrics};
 pub use prequential::Prequential;
 pub use reliability::{reliability, Reliability};
 pub use scores::{Curves, LabelScoreTable, ScoreKind, ScoreTable};
-pub use scoring::{correct, evaluate, log_loss};
-pub use split::{dev_split, enough_documents, folds};
+pub(crate) use scoring::log_loss;
+pub use scoring::{correct, evaluate};
+pub(crate) use split::enough_documents;
+pub use split::{dev_split, folds};

@@ -41,7 +41,7 @@ impl Prequential {
     }
 
     /// Documents recorded.
-    pub fn seen(&self) -> u64 {
+    pub(crate) fn seen(&self) -> u64 {
         self.seen
     }
 
@@ -51,14 +51,14 @@ impl Prequential {
     }
 
     /// Accuracy over the window.
-    pub fn window_accuracy(&self) -> f64 {
+    pub(crate) fn window_accuracy(&self) -> f64 {
         let right = self.recent.iter().filter(|(t, p)| *p == Some(*t)).count();
         right as f64 / self.recent.len().max(1) as f64
     }
 
     /// F1 of each of `classes` classes over the window (0 for a class with no true or
     /// predicted documents there).
-    pub fn window_f1(&self, classes: usize) -> Vec<f64> {
+    pub(crate) fn window_f1(&self, classes: usize) -> Vec<f64> {
         let (mut tp, mut fp, mut fn_) = (
             vec![0u64; classes],
             vec![0u64; classes],

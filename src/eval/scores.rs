@@ -52,7 +52,7 @@ pub struct Curves {
 
 impl Curves {
     /// The macro averages of per-class (or, for multi-label data, per-label) curves.
-    pub fn from_classes(score: ScoreKind, per_class: Vec<ClassCurves>) -> Curves {
+    pub(crate) fn from_classes(score: ScoreKind, per_class: Vec<ClassCurves>) -> Curves {
         Curves {
             score,
             macro_roc_auc: macro_mean(per_class.iter().map(|c| c.roc_auc)),
@@ -108,7 +108,7 @@ impl ScoreTable {
 
     /// The reliability of the most probable class's probability in `bins` equal bins, when the
     /// scores are probabilities.
-    pub fn reliability(&self, bins: usize) -> Option<Reliability> {
+    pub(crate) fn reliability(&self, bins: usize) -> Option<Reliability> {
         if self.kind != ScoreKind::Probability {
             return None;
         }

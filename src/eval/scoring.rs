@@ -34,7 +34,7 @@ pub fn correct(classifier: &Classifier, x: &Matrix, truth: &[u32]) -> Vec<bool> 
 
 /// The mean log loss of `classifier` on the rows of `x` with true classes `truth`: the mean of
 /// −ln P(true class).
-pub fn log_loss(classifier: &Classifier, classes: usize, x: &Matrix, truth: &[u32]) -> f64 {
+pub(crate) fn log_loss(classifier: &Classifier, classes: usize, x: &Matrix, truth: &[u32]) -> f64 {
     let mut probabilities = vec![0.0; classes];
     let total: f64 = truth
         .iter()

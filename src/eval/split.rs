@@ -53,7 +53,7 @@ pub fn dev_split(ids: &[String], labels: &[u32], fraction: f64, seed: u64) -> Re
 /// Refuses `k` folds of `n` documents of `corpus` when there are fewer documents than folds,
 /// naming what the folds are for (`purpose`): the check of the commands whose fold count is not
 /// `--folds`, made before any work on the documents.
-pub fn enough_documents(corpus: &Path, purpose: &str, k: usize, n: usize) -> Result<()> {
+pub(crate) fn enough_documents(corpus: &Path, purpose: &str, k: usize, n: usize) -> Result<()> {
     if k > n {
         let message = format!("{k} {purpose} folds need as many documents; there are {n}");
         return Err(Error::input(corpus, message));

@@ -30,7 +30,7 @@ pub(crate) fn distinct_labels<'a>(labels: impl IntoIterator<Item = &'a String>) 
 
 /// Reads, analyzes and counts the documents of `source`, the part of [`fit_corpus`] before the
 /// vocabulary is pruned, calling `on_entry` as it does.
-pub fn count_corpus(
+pub(crate) fn count_corpus(
     source: Source,
     analyzer: &Analyzer,
     config: &VectorizerConfig,
@@ -68,7 +68,7 @@ pub fn count_corpus(
 /// What a first pass over a corpus learns while keeping none of its documents: the statistics
 /// its vocabulary is fitted from, its classes, and whether every document has exactly one label.
 #[derive(Debug)]
-pub struct Survey {
+pub(crate) struct Survey {
     /// Document frequencies and totals over provisional ids, with no rows kept.
     pub fitter: Fitter,
     /// The class folders, or else the distinct labels, sorted.
@@ -77,13 +77,11 @@ pub struct Survey {
     pub unlabelled: bool,
     /// Whether some document has several labels.
     pub several_labels: bool,
-    /// The pipeline's stage counters.
-    pub stats: Vec<StageStats>,
 }
 
 /// Reads, analyzes and counts the documents of `source` into a [`Survey`], calling `on_entry` as
 /// [`fit_corpus`] does. Its memory follows the vocabulary and the labels, not the documents.
-pub fn survey_corpus(
+pub(crate) fn survey_corpus(
     source: Source,
     analyzer: &Analyzer,
     config: &VectorizerConfig,
@@ -92,7 +90,7 @@ pub fn survey_corpus(
 ) -> Result<Survey> {
     let (mut labels, mut unlabelled, mut several_labels) = (BTreeSet::new(), false, false);
     let folders = source.classes.clone();
-    let (fitter, stats) = fit_documents(
+    let (fitter, _) = fit_documents(
         source,
         analyzer,
         config,
@@ -116,7 +114,6 @@ pub fn survey_corpus(
         classes,
         unlabelled,
         several_labels,
-        stats,
     })
 }
 

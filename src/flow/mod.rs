@@ -18,9 +18,11 @@ mod source;
 mod stages;
 
 pub(crate) use fit::distinct_labels;
-pub use fit::{count_corpus, fit_corpus, survey_corpus, Survey};
+pub use fit::fit_corpus;
+pub(crate) use fit::{count_corpus, survey_corpus};
 pub use source::{open, Source};
-pub use stages::{fit_stage, fit_stages, hashed_fit_stages, transform_stage, transform_stages};
+pub(crate) use stages::hashed_fit_stages;
+pub use stages::{fit_stages, transform_stages};
 
 use crate::analyze::{Analyzer, AnalyzerWorker, Step, Terms};
 use crate::corpus::{load_pending, Entries, Entry};
@@ -92,7 +94,7 @@ fn step_stage<'a>(
 
 /// The read stage: loads the files of pending entries, truncating documents longer than
 /// `max_doc_bytes`. It runs on the pipeline's workers, so files are read in parallel.
-pub fn read_stage<'a>(max_doc_bytes: u64) -> Stage<'a, Analyzed> {
+pub(crate) fn read_stage<'a>(max_doc_bytes: u64) -> Stage<'a, Analyzed> {
     Stage::new("read", move || {
         Box::new(move |batch: &mut Vec<Analyzed>| {
             for item in batch.iter_mut() {
@@ -103,7 +105,7 @@ pub fn read_stage<'a>(max_doc_bytes: u64) -> Stage<'a, Analyzed> {
     })
 }
 
-/// Runs `entries` through `stages` (which must begin with a [`read_stage`] when entries may be
+/// Runs `entries` through `stages` (which must begin with a `read_stage` when entries may be
 /// pending files) and hands every entry, in input order, to `each` on the calling thread.
 pub fn run_stages<'a>(
     entries: Entries,

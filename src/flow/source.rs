@@ -65,7 +65,7 @@ impl Source {
     }
 
     /// Unlabeled documents held in memory; each document's id is its position, from 1.
-    pub fn texts<T: Into<String>>(texts: impl IntoIterator<Item = T>) -> Self {
+    pub(crate) fn texts<T: Into<String>>(texts: impl IntoIterator<Item = T>) -> Self {
         Self::in_memory(texts.into_iter().map(|text| (Vec::new(), text.into())))
     }
 

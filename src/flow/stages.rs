@@ -21,7 +21,7 @@ fn release(item: &mut Analyzed) {
 /// bigrams it held a copy of most of the 1.26 million distinct terms of 20 Newsgroups per worker,
 /// and `vectorize --ngrams 1..2 --min-df 2` was faster without it (2.8–3.0 s of CPU against
 /// 3.2–3.4 s) and peaked 70–120 MiB lower.
-pub fn fit_stage(interner: &Interner) -> Stage<'_, Analyzed> {
+pub(crate) fn fit_stage(interner: &Interner) -> Stage<'_, Analyzed> {
     Stage::new("count", move || {
         let mut counter = RowCounter::default();
         Box::new(move |batch: &mut Vec<Analyzed>| {
@@ -43,8 +43,8 @@ pub fn fit_stage(interner: &Interner) -> Stage<'_, Analyzed> {
 /// ([`AnalyzerWorker::analyze_grams`](crate::analyze::AnalyzerWorker::analyze_grams)): a token
 /// maps straight to its word's id and an n-gram to the id of a pair of ids, which on 20
 /// Newsgroups saves a second hash lookup and a copy of every term, and with bigrams the joining
-/// and hashing of every bigram's text. Otherwise the analysis stages are followed by
-/// [`fit_stage`].
+/// and hashing of every bigram's text. Otherwise the analysis stages are followed by the
+/// counting stage.
 pub fn fit_stages<'a>(
     analyzer: &'a Analyzer,
     interner: &'a Interner,
@@ -58,7 +58,7 @@ pub fn fit_stages<'a>(
 
 /// The stages of a fit whose terms are hashed: reading and analysis, then each term's text
 /// hashed to its column. There is no interner to share, so nothing grows with the vocabulary.
-pub fn hashed_fit_stages(
+pub(crate) fn hashed_fit_stages(
     analyzer: &Analyzer,
     hashing: Hashing,
     max_doc_bytes: u64,
@@ -163,7 +163,7 @@ fn fused_transform_stage<'a>(
 /// For hashed terms the document's terms are kept (its text is not): a hashed model has no
 /// vocabulary to name a column by, so an explanation names it by the document's own terms that
 /// fell in it.
-pub fn transform_stage(vectorizer: &FittedVectorizer) -> Stage<'_, Analyzed> {
+pub(crate) fn transform_stage(vectorizer: &FittedVectorizer) -> Stage<'_, Analyzed> {
     let hashed = vectorizer.hashing().is_some();
     Stage::new("count", move || {
         let mut counter = RowCounter::default();

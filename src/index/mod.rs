@@ -3,7 +3,7 @@
 //! `bowline index` stores each document's id, labels and text, with what reading noted about it
 //! (its raw size, whether it was decoded as Windows-1252 or truncated), so that statistics
 //! computed from the index equal those computed from the corpus. The text is indexed with
-//! [`BowlineTokenizer`], which runs the analyzer whose configuration the index keeps in its
+//! `BowlineTokenizer`, which runs the analyzer whose configuration the index keeps in its
 //! commit payload: the index holds exactly the terms a model with that configuration counts.
 //!
 //! An id is a key: indexing a document whose id is already in the index replaces it. Documents
@@ -23,7 +23,7 @@ use tantivy::schema::{
 use tantivy::tokenizer::MAX_TOKEN_LEN;
 use tantivy::{Index, IndexWriter, TantivyDocument, Term};
 
-pub use tokenizer::{BowlineTokenizer, TOKENIZER};
+pub(crate) use tokenizer::{BowlineTokenizer, TOKENIZER};
 
 use crate::analyze::{Analyzer, AnalyzerConfig};
 use crate::corpus::{Document, Entry, ReadCounts};
@@ -177,7 +177,7 @@ impl Opened {
 }
 
 /// Adds documents to an index; nothing is visible until [`CorpusIndexWriter::commit`].
-pub struct CorpusIndexWriter {
+pub(crate) struct CorpusIndexWriter {
     opened: Opened,
     writer: IndexWriter,
     dir: std::path::PathBuf,
@@ -189,7 +189,7 @@ impl CorpusIndexWriter {
     /// index (`analyzer`, when given, must equal it); otherwise a new index replaces whatever
     /// index was in `dir`, with `analyzer` or the default analysis. A folder that is not empty
     /// and holds no index is refused rather than filled.
-    pub fn open(dir: &Path, append: bool, analyzer: Option<AnalyzerConfig>) -> Result<Self> {
+    pub(crate) fn open(dir: &Path, append: bool, analyzer: Option<AnalyzerConfig>) -> Result<Self> {
         let opened = if append && is_index(dir) {
             let opened = Opened::open(dir)?;
             if analyzer
@@ -221,13 +221,8 @@ impl CorpusIndexWriter {
         })
     }
 
-    /// The analysis the index uses.
-    pub fn analyzer(&self) -> &AnalyzerConfig {
-        &self.opened.payload.analyzer
-    }
-
     /// Adds one entry: a document replaces any document with its id; a skipped entry is counted.
-    pub fn add(&mut self, entry: &Entry) -> Result<()> {
+    pub(crate) fn add(&mut self, entry: &Entry) -> Result<()> {
         let mut skipped = ReadCounts::default();
         skipped.add(entry);
         let payload = &mut self.opened.payload;
@@ -267,7 +262,7 @@ impl CorpusIndexWriter {
 
     /// Makes the added documents visible, saving the payload with them; returns how many were
     /// added.
-    pub fn commit(mut self) -> Result<u64> {
+    pub(crate) fn commit(mut self) -> Result<u64> {
         let payload = serde_json::to_string(&self.opened.payload)
             .map_err(|e| Error::Config(format!("cannot encode the index payload: {e}")))?;
         let dir = &self.dir;

@@ -7,13 +7,13 @@ use tantivy::tokenizer::{Token, TokenStream, Tokenizer};
 use crate::analyze::{Analyzer, Terms};
 
 /// The name the tokenizer is registered under in every corpus index.
-pub const TOKENIZER: &str = "bowline";
+pub(crate) const TOKENIZER: &str = "bowline";
 
 /// Runs the whole analysis chain on a text and hands tantivy the final terms (n-grams
 /// included), so an index holds exactly the terms a model with the same configuration counts.
 /// Terms carry no byte offsets: after stemming and n-gram joining they match no span of the text.
 #[derive(Clone)]
-pub struct BowlineTokenizer {
+pub(crate) struct BowlineTokenizer {
     analyzer: Arc<Analyzer>,
     terms: Terms,
     tokens: Vec<Token>,
@@ -21,7 +21,7 @@ pub struct BowlineTokenizer {
 
 impl BowlineTokenizer {
     /// A tokenizer running `analyzer`.
-    pub fn new(analyzer: Arc<Analyzer>) -> Self {
+    pub(crate) fn new(analyzer: Arc<Analyzer>) -> Self {
         BowlineTokenizer {
             analyzer,
             terms: Terms::new(),
@@ -53,7 +53,7 @@ impl Tokenizer for BowlineTokenizer {
 }
 
 /// The terms of one text, handed out one by one.
-pub struct TermStream<'a> {
+pub(crate) struct TermStream<'a> {
     tokens: &'a mut [Token],
     next: usize,
 }

@@ -171,7 +171,7 @@ fn in_cluster(
 }
 
 /// Decides each entry's class (or labels) and explanation, and writes its result line.
-pub struct Labeller<'m> {
+pub(crate) struct Labeller<'m> {
     classifier: &'m TextClassifier,
     decide: Decision,
     explain: Option<usize>,
@@ -182,7 +182,7 @@ pub struct Labeller<'m> {
 
 impl<'m> Labeller<'m> {
     /// A labeller of `classifier`'s results, shaped by `choices`.
-    pub fn new(classifier: &'m TextClassifier, choices: &Choices) -> Self {
+    pub(crate) fn new(classifier: &'m TextClassifier, choices: &Choices) -> Self {
         let probabilistic = classifier.model().classifier.gives_probabilities();
         let (format, top) = (choices.format, choices.top);
         Labeller {
@@ -195,7 +195,7 @@ impl<'m> Labeller<'m> {
     }
 
     /// The result line of one entry, whose class values are `values` when it is a document.
-    pub fn line(&mut self, item: &Analyzed, values: Option<&[f64]>) -> Result<&[u8]> {
+    pub(crate) fn line(&mut self, item: &Analyzed, values: Option<&[f64]>) -> Result<&[u8]> {
         let entry = &item.entry;
         let values = values.unwrap_or(&[]);
         let decided = match (&entry.skip, self.multi) {

@@ -1,5 +1,5 @@
 //! `inspect`: a model file read and described for people, as aligned text, or for programs, as
-//! JSON (see [`crate::render::model::Inspection`]).
+//! JSON (`render::model` writes both).
 
 use std::path::PathBuf;
 

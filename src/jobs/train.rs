@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use super::{Note, Placement};
+use crate::choice::Choice;
 use crate::classifier::{Builder, Fitted, MultiLabelOptions, TuneOptions, TuneOutcome};
 use crate::corpus::{Entry, ReadOptions};
 use crate::error::Result;
@@ -33,7 +34,7 @@ pub enum Settings {
 /// How many times a training reads its corpus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Passes {
-    /// Twice for a corpus of [`TWO_PASSES_FROM`] bytes or more on disk, else once.
+    /// Twice for a corpus of 256 MiB or more on disk, else once.
     Auto,
     /// Once, holding every document's row until the model is trained.
     One,
@@ -41,15 +42,35 @@ pub enum Passes {
     Two,
 }
 
+impl Choice for Passes {
+    const CHOICES: &'static [(&'static str, &'static str, Self)] = &[
+        (
+            "auto",
+            "Twice for a corpus of 256 MiB or more on disk, else once",
+            Passes::Auto,
+        ),
+        (
+            "1",
+            "Once, holding every document's row until the model is trained",
+            Passes::One,
+        ),
+        (
+            "2",
+            "Twice (naive Bayes; other classifiers read once)",
+            Passes::Two,
+        ),
+    ];
+}
+
 /// The corpus size from which [`Passes::Auto`] reads twice. Training naive Bayes in one pass
 /// peaks at about five times the corpus (1.2 GB for 235 MB of 20 Newsgroups posts, bigrams
 /// and all); two passes peak at what the vocabulary takes (220 MB for the same corpus) and
 /// double the analysis time, which pays for itself in memory from about this size.
-pub const TWO_PASSES_FROM: u64 = 256 << 20;
+pub(crate) const TWO_PASSES_FROM: u64 = 256 << 20;
 
 impl Passes {
     /// Whether to read `corpus` twice; stdin and FIFOs can be read only once.
-    pub fn twice(self, corpus: &Path) -> bool {
+    pub(crate) fn twice(self, corpus: &Path) -> bool {
         let on_disk = crate::corpus::rereadable(corpus);
         match self {
             Passes::One => false,

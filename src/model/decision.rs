@@ -38,7 +38,7 @@ pub enum Decision {
 
 impl Decision {
     /// The chosen class for one document's class probabilities.
-    pub fn decide(&self, probabilities: &[f64]) -> usize {
+    pub(crate) fn decide(&self, probabilities: &[f64]) -> usize {
         match self {
             Decision::MostProbable => argmax(probabilities.iter().copied()),
             Decision::Threshold { positive, at } => {
@@ -83,7 +83,7 @@ impl Decision {
 }
 
 /// The index of the largest value (the first on ties).
-pub fn argmax(values: impl Iterator<Item = f64>) -> usize {
+pub(crate) fn argmax(values: impl Iterator<Item = f64>) -> usize {
     let (mut best, mut best_value) = (0, f64::NEG_INFINITY);
     for (i, v) in values.enumerate() {
         if v > best_value {

@@ -52,7 +52,7 @@ impl TrainingInfo {
 }
 
 /// The current time, UTC, as `YYYY-MM-DDTHH:MM:SSZ`.
-pub fn utc_now() -> String {
+pub(crate) fn utc_now() -> String {
     let seconds = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());

@@ -10,7 +10,7 @@ use crate::packed::Table;
 /// What the values of a class's top terms are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum TermBasis {
+pub(crate) enum TermBasis {
     /// The SVM: the term's weight in the class's decision value.
     SvmWeight,
     /// Naive Bayes: what one unit of the term adds to the class's score, less its mean over the
@@ -45,7 +45,7 @@ impl TermBasis {
 
 /// Each class's top terms.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ClassTerms {
+pub(crate) struct ClassTerms {
     /// What the values are.
     pub basis: TermBasis,
     /// Per class, `(column, value)` of its top terms, largest first.

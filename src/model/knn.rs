@@ -176,7 +176,7 @@ const PROBABILITY_FLOOR: f64 = 1e-6;
 
 impl Knn {
     /// A model trained on raw counts `counts` (one row per document, as read with
-    /// [`counting_config`](crate::vectorize::counting_config) and pruned to the vocabulary) with
+    /// `counting_config` and pruned to the vocabulary) with
     /// class ids `labels` out of `classes`; `weighting` is the vectorizer's.
     pub fn train(
         counts: &Matrix,
@@ -204,12 +204,12 @@ impl Knn {
     }
 
     /// The parameters.
-    pub fn params(&self) -> KnnParams {
+    pub(crate) fn params(&self) -> KnnParams {
         self.stored.params
     }
 
     /// Number of features.
-    pub fn features(&self) -> usize {
+    pub(crate) fn features(&self) -> usize {
         self.stored.starts.len() - 1
     }
 
@@ -219,7 +219,7 @@ impl Knn {
     }
 
     /// Training documents per class.
-    pub fn class_docs(&self) -> &[u64] {
+    pub(crate) fn class_docs(&self) -> &[u64] {
         &self.stored.class_docs
     }
 
@@ -264,7 +264,7 @@ impl Knn {
 
     /// Renumbers features and adds classes, for an update whose vocabulary grew: `new_of_old[j]`
     /// is old feature `j`'s new column, out of `features`; new classes start with no documents.
-    pub fn remap(&mut self, new_of_old: &[u32], features: usize, classes: usize) {
+    pub(crate) fn remap(&mut self, new_of_old: &[u32], features: usize, classes: usize) {
         self.rebuild(features, |j| new_of_old[j as usize], std::iter::empty());
         self.stored.class_docs.resize(classes, 0);
     }
@@ -495,7 +495,7 @@ impl Knn {
 /// Turns votes into probabilities, in place: each class's share of the votes, with a floor of
 /// `PROBABILITY_FLOOR` so that no class is impossible. Votes are sums of similarities, not log
 /// probabilities, so no softmax: a class with twice the votes is twice as probable.
-pub fn normalize_votes(votes: &mut [f64]) {
+pub(crate) fn normalize_votes(votes: &mut [f64]) {
     let total: f64 = votes.iter().sum();
     let classes = votes.len() as f64;
     for v in votes.iter_mut() {

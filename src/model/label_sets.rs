@@ -66,4 +66,4 @@ impl LabelSets {
 
 /// Per label, each held-out document's score for it and whether it has it: what
 /// [`choose_threshold`](super::multilabel::choose_threshold) reads.
-pub type HeldOutScores = Vec<Vec<(f64, bool)>>;
+pub(crate) type HeldOutScores = Vec<Vec<(f64, bool)>>;

@@ -23,9 +23,10 @@ use super::reservoir::{KeptRow, Reservoir};
 use crate::error::{Error, Result};
 pub(crate) use crate::vectorize::matrix_row as row;
 use crate::vectorize::{pick_rows, Matrix, MatrixBuilder, SparseRow};
-pub use dual::Start;
+pub(crate) use dual::Start;
 use dual::{Rows, Solution};
-pub use params::{Convergence, Loss, SvmParams, Targets};
+pub(crate) use params::{Convergence, Targets};
+pub use params::{Loss, SvmParams};
 
 /// A one-vs-rest linear SVM.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -97,7 +98,7 @@ impl LinearSvm {
     /// as weight 0 there. The result is uncalibrated and keeps no reservoir, since the parts'
     /// dual variables do not describe the averaged weights: an update keeps those weights as the
     /// fixed part of its start and solves over the new rows.
-    pub fn averaged(parts: &[(&LinearSvm, &[u32], f64)], features: usize) -> Result<Self> {
+    pub(crate) fn averaged(parts: &[(&LinearSvm, &[u32], f64)], features: usize) -> Result<Self> {
         let Some(&(first, ..)) = parts.first() else {
             return Err(Error::Config("no SVM to average".into()));
         };
@@ -240,7 +241,7 @@ impl LinearSvm {
     /// without it), in parallel. No rows are kept for updates: a reservoir holds one class per
     /// row, so an update of a multi-label SVM continues from the weights over the new rows
     /// alone.
-    pub fn train_sets(
+    pub(crate) fn train_sets(
         x: &Matrix,
         sets: &LabelSets,
         labels: usize,
@@ -257,7 +258,7 @@ impl LinearSvm {
     /// `fold_params` on the rows outside its fold (`fold[i]`, one of `folds`), started from the
     /// model of every row (see `held_out.rs`). Returns the model and, per label, each row's
     /// held-out score and whether it has the label.
-    pub fn train_sets_held_out(
+    pub(crate) fn train_sets_held_out(
         x: &Matrix,
         sets: &LabelSets,
         labels: usize,
@@ -298,7 +299,7 @@ impl LinearSvm {
     /// Learns from new multi-label rows, as [`LinearSvm::update`] does for single-label ones:
     /// each label's problem restarts from its weights (moved to the grown vocabulary) with the
     /// new rows' dual variables at zero.
-    pub fn update_sets(
+    pub(crate) fn update_sets(
         &mut self,
         x: &Matrix,
         sets: &LabelSets,
@@ -379,7 +380,7 @@ impl LinearSvm {
     /// the rows scores the held-out fifth (every fifth row, which spreads over classes stored in
     /// blocks), a sigmoid per class is fitted to those scores, and the returned SVM, trained on
     /// all rows, carries them. Costs a second training.
-    pub fn train_calibrated(
+    pub(crate) fn train_calibrated(
         x: &Matrix,
         labels: &[u32],
         classes: usize,
@@ -416,7 +417,7 @@ impl LinearSvm {
     /// Turns decision values into class probabilities in place, when the SVM was calibrated:
     /// each class's sigmoid, normalized to sum to 1. Returns false, leaving `scores` as they
     /// are, for an uncalibrated SVM.
-    pub fn calibrate_scores(&self, scores: &mut [f64]) -> bool {
+    pub(crate) fn calibrate_scores(&self, scores: &mut [f64]) -> bool {
         let Some(sigmoids) = &self.calibration else {
             return false;
         };
@@ -437,27 +438,28 @@ impl LinearSvm {
     }
 
     /// Number of features.
-    pub fn features(&self) -> usize {
+    pub(crate) fn features(&self) -> usize {
         self.features
     }
 
     /// The parameters it was trained with.
-    pub fn params(&self) -> &SvmParams {
+    pub(crate) fn params(&self) -> &SvmParams {
         &self.params
     }
 
     /// How each class's solve ended.
-    pub fn convergence(&self) -> &[Convergence] {
+    pub(crate) fn convergence(&self) -> &[Convergence] {
         &self.convergence
     }
 
     /// Whether Platt sigmoids calibrate its scores into probabilities.
-    pub fn is_calibrated(&self) -> bool {
+    pub(crate) fn is_calibrated(&self) -> bool {
         self.calibration.is_some()
     }
 
     /// Class `c`'s weights, bias last.
-    pub fn class_weights(&self, c: usize) -> Vec<f64> {
+    #[cfg(test)]
+    pub(crate) fn class_weights(&self, c: usize) -> Vec<f64> {
         let k = self.bias.len();
         let weights = self
             .weights
@@ -615,7 +617,8 @@ fn keep_rows(
     }
 }
 
-pub mod cocoa;
+#[cfg(feature = "cluster")]
+pub(crate) mod cocoa;
 mod dual;
 mod explain;
 mod held_out;

@@ -16,9 +16,8 @@
 //!
 //! Anything else is refused with the reason, rather than merged approximately.
 //!
-//! SVMs are averaged, each weighted by its share of the documents (see
-//! [`LinearSvm::averaged`](super::LinearSvm::averaged)): an approximation of training on the
-//! union, documented as such.
+//! SVMs are averaged, each weighted by its share of the documents (see `LinearSvm::averaged`):
+//! an approximation of training on the union, documented as such.
 //!
 //! Which kinds merge, and each kind's merging, are the kinds module's (`kinds/merging.rs`); this
 //! module merges the rest of the models: vocabularies, classes and provenance.
@@ -133,7 +132,7 @@ const NOT_PRUNED: &str =
 /// Whether naive Bayes of `kind` trained with `config` on shards adds up to the model of their
 /// union, whatever their sizes (a fractional min-df or max-df is checked again on the merged
 /// counts); if not, the reason, which reads after "merges exactly only".
-pub fn exact_settings(
+pub(crate) fn exact_settings(
     kind: NbKind,
     config: &VectorizerConfig,
 ) -> std::result::Result<(), &'static str> {

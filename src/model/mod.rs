@@ -2,37 +2,40 @@
 //! neighbours, the decisions taken from their scores, and the model file that keeps one with its
 //! vectorizer.
 //!
-//! [`kinds`] is the one place that lists the kinds and dispatches on them; each kind's own
-//! folder holds its mathematics.
+//! `kinds.rs` is the one place that lists the kinds and dispatches on them ([`Kind`],
+//! [`Classifier`], [`Trainer`]); each kind's own folder holds its mathematics.
 
 pub mod decision;
 pub mod explain;
 pub mod export;
 pub mod format;
-pub mod info;
-pub mod inspect;
-pub mod kinds;
+pub(crate) mod info;
+pub(crate) mod inspect;
+pub(crate) mod kinds;
 pub mod knn;
 mod label_sets;
 pub mod linear_svm;
 pub mod merge;
 pub mod multilabel;
 pub mod naive_bayes;
-pub mod platt;
-pub mod random;
+pub(crate) mod platt;
+pub(crate) mod random;
 pub mod reservoir;
 
 pub use decision::{CostMatrix, Decision};
 pub use explain::Attribution;
 pub use format::{Model, ModelLock, FORMAT_VERSION};
-pub use info::{utc_now, TrainingInfo, Tuned};
-pub use inspect::{ClassTerms, TermBasis};
+pub(crate) use info::utc_now;
+pub use info::{TrainingInfo, Tuned};
+pub(crate) use inspect::TermBasis;
 pub use kinds::{Classifier, Kind, Params, Selected, Trainer};
-pub use knn::{normalize_votes, Knn, KnnParams, Similarity};
-pub use linear_svm::{ColumnChange, LinearSvm, Loss, SvmParams, Targets};
+pub(crate) use knn::normalize_votes;
+pub use knn::{Knn, KnnParams, Similarity};
+pub use linear_svm::{ColumnChange, LinearSvm, Loss, SvmParams};
 pub use merge::{merge, Part};
 pub use multilabel::{LabelSets, MultiLabel, MultiLabelClassifier};
+pub(crate) use naive_bayes::OnlineNb;
 pub use naive_bayes::{
-    normalize_log_probabilities, NaiveBayes, NbKind, OnlineNb, Priors, Smoothing, SparseScorer,
+    normalize_log_probabilities, NaiveBayes, NbKind, Priors, Smoothing, SparseScorer,
 };
-pub use platt::Sigmoid;
+pub(crate) use platt::Sigmoid;

@@ -4,12 +4,13 @@
 //! Every binary-relevance classifier scores a label by a log-odds-like value whose natural
 //! threshold is 0 (the SVM's margin, naive Bayes' log posterior odds). Tuned thresholds shift
 //! that per label, chosen to maximize each label's F1 on documents the scores were not trained
-//! on (see [`choose_threshold`]).
+//! on (see `choose_threshold`).
 
 use serde::{Deserialize, Serialize};
 
 pub use super::kinds::PerLabel;
-pub use super::label_sets::{HeldOutScores, LabelSets};
+pub(crate) use super::label_sets::HeldOutScores;
+pub use super::label_sets::LabelSets;
 use super::linear_svm::ColumnChange;
 use crate::error::{Error, Result};
 use crate::vectorize::Matrix;
@@ -46,8 +47,7 @@ impl MultiLabelClassifier {
 
     /// Learns more rows with their label sets, out of `labels` labels (old and new); a new
     /// label's threshold is the natural boundary, 0. Naive Bayes adds the rows to its counts,
-    /// exactly; the SVM continues from its weights (see
-    /// [`LinearSvm::update_sets`](super::LinearSvm::update_sets)).
+    /// exactly; the SVM continues from its weights (see `LinearSvm::update_sets`).
     pub fn update(
         &mut self,
         rows: &Matrix,
@@ -75,7 +75,7 @@ pub struct MultiLabel {
 
 impl MultiLabel {
     /// Thresholds at the classifiers' natural boundary, 0, for `labels` labels.
-    pub fn untuned(labels: usize, min_labels: u32) -> Self {
+    pub(crate) fn untuned(labels: usize, min_labels: u32) -> Self {
         MultiLabel {
             thresholds: vec![0.0; labels],
             min_labels,
@@ -124,7 +124,7 @@ impl MultiLabel {
 /// score kept and the highest score left out, so it generalizes to scores between them. When
 /// no held-out document has the label, or the best F1 is below [`MIN_TUNED_F1`], the natural
 /// boundary, 0, stays.
-pub fn choose_threshold(scored: &mut [(f64, bool)]) -> f64 {
+pub(crate) fn choose_threshold(scored: &mut [(f64, bool)]) -> f64 {
     let positives = scored.iter().filter(|&&(_, has)| has).count();
     if positives == 0 {
         return 0.0;
@@ -161,7 +161,7 @@ pub fn choose_threshold(scored: &mut [(f64, bool)]) -> f64 {
 /// sliver of F1, so the natural boundary, 0, stays. This is Yang's SCutFBR ("Fallback
 /// rank", 2001); 0.3 was chosen on a split of Reuters-21578's training documents (the
 /// test documents were not used), among 0.1, 0.3 and 0.5.
-pub const MIN_TUNED_F1: f64 = 0.3;
+pub(crate) const MIN_TUNED_F1: f64 = 0.3;
 
 #[cfg(test)]
 mod tests;

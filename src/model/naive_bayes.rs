@@ -24,8 +24,8 @@ pub use sums::ClassSums;
 pub enum Smoothing {
     /// This additive smoothing, > 0.
     Fixed(f64),
-    /// Multinomial NB only: the value of [`loo::ALPHAS`] with the best leave-one-out accuracy
-    /// on the training documents (see [`NaiveBayes::choose_alpha`]).
+    /// Multinomial NB only: the value from 0.0001 to 1 (half decades) with the best
+    /// leave-one-out accuracy on the training documents (see `NaiveBayes::choose_alpha`).
     Auto,
 }
 
@@ -33,7 +33,7 @@ impl Smoothing {
     /// Where there are no training documents at hand to choose from (learning from a stream,
     /// binary relevance, feature selection), `Auto` smooths by 0.01: the best fixed value by
     /// mean rank in cross-validation on the five corpora that chose the defaults.
-    pub const FALLBACK: f64 = 0.01;
+    pub(crate) const FALLBACK: f64 = 0.01;
 
     /// The value to smooth by before any choice, or without one.
     pub fn value(self) -> f64 {
@@ -198,7 +198,7 @@ impl NaiveBayes {
 
     /// A model from its counts: documents per class and each class's sums, as
     /// [`NaiveBayes::class_docs`] and [`NaiveBayes::sums`] give them; checked as a loaded model is.
-    pub fn from_counts(
+    pub(crate) fn from_counts(
         kind: NbKind,
         alpha: f64,
         priors: Priors,
@@ -215,7 +215,7 @@ impl NaiveBayes {
 
     /// Checks what a damaged or foreign model file could get wrong and scoring relies on: one
     /// sum list per class, each with as many values as features, and, when the file stores the
-    /// scorer, its shape. The sums themselves are checked by [`NaiveBayes::check_sums`] before
+    /// scorer, its shape. The sums themselves are checked by `NaiveBayes::check_sums` before
     /// they are used: a model file of format 6 stores the scorer, so scoring never reads them,
     /// and reading millions of them would cost more than the rest of loading.
     pub fn check(&self) -> Result<()> {
@@ -244,7 +244,7 @@ impl NaiveBayes {
 
     /// Checks that each class's features are ascending and within the vocabulary: what
     /// computing the scorer and adding documents rely on.
-    pub fn check_sums(&self) -> Result<()> {
+    pub(crate) fn check_sums(&self) -> Result<()> {
         let ordered = |s: &ClassSums| {
             s.indices.windows(2).all(|pair| pair[0] < pair[1])
                 && s.indices
@@ -273,12 +273,12 @@ impl NaiveBayes {
     }
 
     /// Number of features.
-    pub fn features(&self) -> usize {
+    pub(crate) fn features(&self) -> usize {
         self.n_features
     }
 
     /// Training documents seen per class.
-    pub fn class_docs(&self) -> &[f64] {
+    pub(crate) fn class_docs(&self) -> &[f64] {
         &self.class_docs
     }
 
@@ -294,7 +294,7 @@ impl NaiveBayes {
 
     /// Adds rows that may each belong to several classes: row `i` counts in every class of
     /// `sets.row(i)` (binary relevance's positive counts).
-    pub fn add_sets(&mut self, x: &Matrix, sets: &LabelSets) {
+    pub(crate) fn add_sets(&mut self, x: &Matrix, sets: &LabelSets) {
         let mut rows = vec![Vec::new(); self.classes()];
         for i in 0..sets.len() {
             for &class in sets.row(i) {
@@ -306,7 +306,7 @@ impl NaiveBayes {
     }
 
     /// Each class's sums of its features.
-    pub fn sums(&self) -> &[ClassSums] {
+    pub(crate) fn sums(&self) -> &[ClassSums] {
         &self.sums
     }
 
@@ -323,7 +323,7 @@ impl NaiveBayes {
 
     /// Renumbers features and adds classes, for an update whose vocabulary grew: `new_of_old[j]`
     /// is old feature `j`'s new column; the statistics of new features and classes start at 0.
-    pub fn remap(&mut self, new_of_old: &[u32], features: usize, classes: usize) {
+    pub(crate) fn remap(&mut self, new_of_old: &[u32], features: usize, classes: usize) {
         for sums in &mut self.sums {
             let pairs: Vec<(u32, f64)> = sums
                 .indices
@@ -464,11 +464,11 @@ pub fn normalize_log_probabilities(scores: &mut [f64]) {
 }
 
 mod explain;
-pub mod loo;
+pub(crate) mod loo;
 mod online;
 mod scorer;
 mod sums;
-pub use online::OnlineNb;
+pub(crate) use online::OnlineNb;
 
 #[cfg(test)]
 mod tests;

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 /// A fitted sigmoid.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Sigmoid {
+pub(crate) struct Sigmoid {
     /// Slope (negative when larger decision values mean the positive class).
     pub a: f64,
     /// Offset.
@@ -17,7 +17,7 @@ pub struct Sigmoid {
 
 impl Sigmoid {
     /// The probability of the positive class for decision value `f`, computed without overflow.
-    pub fn probability(&self, f: f64) -> f64 {
+    pub(crate) fn probability(&self, f: f64) -> f64 {
         let z = self.a * f + self.b;
         if z >= 0.0 {
             (-z).exp() / (1.0 + (-z).exp())
@@ -27,7 +27,7 @@ impl Sigmoid {
     }
 
     /// Fits a sigmoid to decision values and their labels (true for the positive class).
-    pub fn fit(decisions: &[f64], positive: &[bool]) -> Sigmoid {
+    pub(crate) fn fit(decisions: &[f64], positive: &[bool]) -> Sigmoid {
         let prior1 = positive.iter().filter(|&&p| p).count() as f64;
         let prior0 = positive.len() as f64 - prior1;
         let (high, low) = ((prior1 + 1.0) / (prior1 + 2.0), 1.0 / (prior0 + 2.0));

@@ -6,11 +6,11 @@ use serde::{Deserialize, Serialize};
 /// SplitMix64 (Steele, Lea and Flood 2014). Its state is one word, which the reservoir saves
 /// with the model so that sampling continues where it stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SplitMix(pub u64);
+pub(crate) struct SplitMix(pub u64);
 
 impl SplitMix {
     /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
+    pub(crate) fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -20,12 +20,12 @@ impl SplitMix {
 
     /// A number in `0..bound`; `bound` must be positive. The modulo bias is below 2⁻³² for the
     /// bounds used here (row counts), which does not matter for a coordinate order or a sample.
-    pub fn below(&mut self, bound: u64) -> u64 {
+    pub(crate) fn below(&mut self, bound: u64) -> u64 {
         self.next_u64() % bound
     }
 
     /// Shuffles `items` in place (Fisher–Yates).
-    pub fn shuffle(&mut self, items: &mut [usize]) {
+    pub(crate) fn shuffle(&mut self, items: &mut [usize]) {
         for i in (1..items.len()).rev() {
             let j = self.below(i as u64 + 1) as usize;
             items.swap(i, j);

@@ -46,7 +46,7 @@ impl Reservoir {
     }
 
     /// Rows offered so far, kept or not.
-    pub fn seen(&self) -> u64 {
+    pub(crate) fn seen(&self) -> u64 {
         self.seen
     }
 
@@ -56,7 +56,7 @@ impl Reservoir {
     }
 
     /// The kept rows, to update in place (an update re-weighs them and moves their columns).
-    pub fn rows_mut(&mut self) -> &mut [KeptRow] {
+    pub(crate) fn rows_mut(&mut self) -> &mut [KeptRow] {
         &mut self.rows
     }
 
@@ -103,7 +103,7 @@ impl Reservoir {
     }
 
     /// Offers the next row; `make` builds it only when it is kept.
-    pub fn offer(&mut self, make: impl FnOnce() -> KeptRow) {
+    pub(crate) fn offer(&mut self, make: impl FnOnce() -> KeptRow) {
         self.seen += 1;
         if self.rows.len() < self.capacity as usize {
             self.rows.push(make());

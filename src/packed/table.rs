@@ -10,7 +10,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use super::sections::{self, Backing, Sections};
 use super::Word;
 
-/// An array of [`Word`]s, owned or in a model file. It reads as a slice; [`Table::to_mut`] gives
+/// An array of [`Word`]s, owned or in a model file. It reads as a slice; `Table::to_mut` gives
 /// an owned `Vec` to change, copying a file's array first. Inside a model file of format 6 it is
 /// encoded as the position of its bytes among the file's sections; elsewhere as one packed byte
 /// string, as [`crate::packed`] writes.
@@ -36,7 +36,7 @@ unsafe impl<T: Word + Sync> Sync for Table<T> {}
 
 impl<T: Word> Table<T> {
     /// The elements as a `Vec` to change; a table in a file is copied out of it first.
-    pub fn to_mut(&mut self) -> TableMut<'_, T> {
+    pub(crate) fn to_mut(&mut self) -> TableMut<'_, T> {
         if let Owner::File(_) = self.owner {
             *self = Table::from(self.to_vec());
         }
@@ -44,7 +44,7 @@ impl<T: Word> Table<T> {
     }
 
     /// The elements as a `Vec`, without copying an owned table.
-    pub fn into_vec(self) -> Vec<T> {
+    pub(crate) fn into_vec(self) -> Vec<T> {
         match self.owner {
             Owner::Vec(values) => values,
             Owner::File(_) => self.to_vec(),
@@ -67,7 +67,7 @@ impl<T: Word> Table<T> {
 }
 
 /// A table's `Vec`, borrowed to change; the table notes where its elements went when dropped.
-pub struct TableMut<'a, T: Word>(&'a mut Table<T>);
+pub(crate) struct TableMut<'a, T: Word>(&'a mut Table<T>);
 
 impl<T: Word> Deref for TableMut<'_, T> {
     type Target = Vec<T>;

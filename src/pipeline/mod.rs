@@ -58,7 +58,7 @@ impl<'a, T: 'a> Stage<'a, T> {
     }
 
     /// All `stages` as one, run back to back on each batch; its unit count is the last stage's.
-    pub fn fuse(stages: Vec<Stage<'a, T>>) -> Self {
+    pub(crate) fn fuse(stages: Vec<Stage<'a, T>>) -> Self {
         Stage::new("fused", move || {
             let mut parts: Vec<StageFn<'a, T>> = stages.iter().map(Stage::worker).collect();
             Box::new(move |batch: &mut Vec<T>| {
@@ -122,7 +122,7 @@ pub fn default_threads() -> usize {
 
 /// Threads per stage at most: each holds buffers and a stack, and beyond the cores of the
 /// largest machines more threads only wait on one another.
-pub const MAX_THREADS: usize = 256;
+pub(crate) const MAX_THREADS: usize = 256;
 
 impl PipelineConfig {
     /// A layout of `threads` threads in the given mode: fused uses `threads` workers; staged gives
@@ -213,7 +213,7 @@ where
 /// so a lone item is processed at once instead of waiting for a batch to fill, while fast input
 /// still travels in full batches. The run ends when the channel is closed or yields `None`; the
 /// items sent before that are all processed.
-pub fn run_channel<'a, T, S>(
+pub(crate) fn run_channel<'a, T, S>(
     config: &PipelineConfig,
     source: Receiver<Option<T>>,
     stages: Vec<Stage<'a, T>>,

@@ -47,7 +47,7 @@ impl StageStats {
     }
 
     /// Sums the workers of each stage, keeping the stages in pipeline order.
-    pub fn merge_by_name(workers: Vec<StageStats>) -> Vec<StageStats> {
+    pub(crate) fn merge_by_name(workers: Vec<StageStats>) -> Vec<StageStats> {
         let mut merged: Vec<StageStats> = Vec::new();
         for stats in workers {
             match merged.iter_mut().find(|m| m.name == stats.name) {
@@ -106,7 +106,7 @@ struct Observed {
 
 impl StageObserver {
     /// Adds one run's counters.
-    pub fn record(&self, run: &[StageStats]) {
+    pub(crate) fn record(&self, run: &[StageStats]) {
         let mut observed = self.0.lock().unwrap_or_else(PoisonError::into_inner);
         observed.runs += 1;
         for stage in run {

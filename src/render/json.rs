@@ -4,7 +4,7 @@ use crate::error::{Error, Result};
 
 /// The layout version of every JSON output (`schema_version`): raised when a field changes
 /// meaning or goes away, so that a program reading the output can tell.
-pub const SCHEMA_VERSION: u32 = 1;
+pub(crate) const SCHEMA_VERSION: u32 = 1;
 
 /// A JSON document with its `schema_version` first.
 #[derive(serde::Serialize)]
@@ -15,7 +15,7 @@ struct Versioned<'a, T: ?Sized> {
 }
 
 /// `value`, an object, as indented JSON with `schema_version` first, and a final newline.
-pub fn json_text<T: serde::Serialize + ?Sized>(value: &T) -> Result<String> {
+pub(crate) fn json_text<T: serde::Serialize + ?Sized>(value: &T) -> Result<String> {
     let versioned = Versioned {
         schema_version: SCHEMA_VERSION,
         body: value,
@@ -26,7 +26,7 @@ pub fn json_text<T: serde::Serialize + ?Sized>(value: &T) -> Result<String> {
 }
 
 /// Appends `value`, an object, as one line of JSON with `schema_version` first.
-pub fn json_line<T: serde::Serialize + ?Sized>(line: &mut Vec<u8>, value: &T) -> Result<()> {
+pub(crate) fn json_line<T: serde::Serialize + ?Sized>(line: &mut Vec<u8>, value: &T) -> Result<()> {
     let versioned = Versioned {
         schema_version: SCHEMA_VERSION,
         body: value,
@@ -39,7 +39,7 @@ pub fn json_line<T: serde::Serialize + ?Sized>(line: &mut Vec<u8>, value: &T) ->
 
 /// Writes `value`, an object, as one line of JSON with `schema_version` first, straight into
 /// `out`: a large object (an exported model) is never held as text.
-pub fn write_json<T: serde::Serialize + ?Sized>(
+pub(crate) fn write_json<T: serde::Serialize + ?Sized>(
     out: &mut impl std::io::Write,
     value: &T,
 ) -> std::io::Result<()> {

@@ -11,7 +11,7 @@
 //!   converge.
 //! - [`tuning`]: a search's trials as a table or JSON, and what tuning chose and why.
 //! - [`prequential`]: a stream's test-then-train figures, a line per window.
-//! - [`json_text`] and [`json_line`]: any JSON output, with its `schema_version` first.
+//! - `json_text` and `json_line`: any JSON output, with its `schema_version` first.
 //! - [`corpus`]: a corpus's figures (`stats`) as tables, JSON or an HTML page, and what `index`
 //!   says of the documents it kept.
 //! - [`reading`]: what a run says of its reading, an entry's warnings and a summary line.
@@ -35,9 +35,11 @@ pub mod tuning;
 pub mod vectorized;
 
 pub use corpus::{corpus_json, corpus_page, corpus_text, indexed};
-pub use json::{json_line, json_text, write_json, SCHEMA_VERSION};
-pub use prediction::{explained, Decided, JsonPrediction, LineFormat, PredictionWriter, Ranked};
+pub(crate) use json::write_json;
+pub use prediction::{explained, JsonPrediction, LineFormat};
+pub(crate) use prediction::{Decided, PredictionWriter};
 pub use prequential::prequential_line;
 pub use ranking::{ranking_json, ranking_table};
 pub use selection::{left_out, SelectionReport};
-pub use tuning::{chosen_text, trials_json, trials_table};
+pub(crate) use tuning::chosen_text;
+pub use tuning::{trials_json, trials_table};

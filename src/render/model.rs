@@ -18,7 +18,7 @@ use crate::vectorize::{FittedVectorizer, Hashing, VectorizerConfig};
 
 /// A model as `inspect` shows it; serialized, the object `inspect --json` prints.
 #[derive(Serialize)]
-pub struct Inspection<'a> {
+pub(crate) struct Inspection<'a> {
     model: String,
     kind: &'static str,
     /// Each class and its training documents.
@@ -72,7 +72,7 @@ struct TermValue {
 
 impl<'a> Inspection<'a> {
     /// `model`, read from the file at `path`, with the `top` terms of each class.
-    pub fn new(path: &Path, model: &'a Model, top: usize) -> Self {
+    pub(crate) fn new(path: &Path, model: &'a Model, top: usize) -> Self {
         let vectorizer = &model.vectorizer;
         let docs = &model.info.docs_per_class;
         let description = model.classifier.describe();
@@ -102,12 +102,12 @@ impl<'a> Inspection<'a> {
     }
 
     /// As indented JSON with `schema_version` first, and a final newline.
-    pub fn json(&self) -> Result<String> {
+    pub(crate) fn json(&self) -> Result<String> {
         super::json::json_text(self)
     }
 
     /// As aligned text: a line per part of the model, then each class's top terms.
-    pub fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         let i = self;
         let mut out = String::new();
         let mut line = |name: &str, value: String| {

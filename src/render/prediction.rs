@@ -7,6 +7,7 @@ use std::io::Write;
 use serde::Serialize;
 
 use super::json::json_line;
+use crate::choice::Choice;
 use crate::classifier::{Explanation, ScoredLabel};
 use crate::error::{Error, Result};
 
@@ -19,9 +20,30 @@ pub enum LineFormat {
     Jsonl,
 }
 
+impl Choice for LineFormat {
+    const CHOICES: &'static [(&'static str, &'static str, Self)] = &[
+        (
+            "tsv",
+            "`id<TAB>label<TAB>probability` (for an uncalibrated SVM, a score: a softmax of its \
+             decision values, which ranks classes but is no probability), and with --explain a \
+             fourth column, `score S: bias B, TERM +C, ..., other terms +R`",
+            LineFormat::Tsv,
+        ),
+        (
+            "jsonl",
+            "`{\"schema_version\", \"id\", \"label\", \"probability\", \"scores\": [{\"label\", \
+             \"probability\"}]}` per line (\"score\" instead of \"probability\" for an uncalibrated \
+             SVM), classes in rank order, and with --explain `\"explanations\": [{\"label\", \
+             \"score\", \"bias\", \"terms\": [{\"term\", \"contribution\"}], \"other_terms\"}]`; \
+             `{\"schema_version\", \"id\", \"error\"}` for input that could not be read",
+            LineFormat::Jsonl,
+        ),
+    ];
+}
+
 /// What was decided for one entry, ready to be written.
 #[derive(Debug)]
-pub enum Decided<'a> {
+pub(crate) enum Decided<'a> {
     /// A class, by index, with its explanation when one was asked for.
     Class {
         /// The class decided.
@@ -45,7 +67,7 @@ pub enum Decided<'a> {
 /// One class and its value, in the ranking of a result: a probability, or an uncalibrated
 /// SVM's score.
 #[derive(Debug, Serialize)]
-pub struct Ranked<'a> {
+pub(crate) struct Ranked<'a> {
     label: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     probability: Option<f64>,
@@ -129,7 +151,7 @@ fn named(value: f64, probabilistic: bool) -> (Option<f64>, Option<f64>) {
 
 /// Writes one result line per entry, reusing one buffer.
 #[derive(Debug)]
-pub struct PredictionWriter {
+pub(crate) struct PredictionWriter {
     labels: Vec<String>,
     format: LineFormat,
     top: usize,
@@ -140,7 +162,12 @@ pub struct PredictionWriter {
 
 impl PredictionWriter {
     /// A writer of results over `labels` in `format`, ranking the `top` classes in JSON.
-    pub fn new(labels: &[String], format: LineFormat, top: usize, probabilistic: bool) -> Self {
+    pub(crate) fn new(
+        labels: &[String],
+        format: LineFormat,
+        top: usize,
+        probabilistic: bool,
+    ) -> Self {
         PredictionWriter {
             labels: labels.to_vec(),
             format,
@@ -153,7 +180,7 @@ impl PredictionWriter {
     /// The result line for the entry `id`, given what was `decided` and the class `values`:
     /// its class, or in JSON the reason it has none (nothing for an entry skipped for another
     /// reason).
-    pub fn line(&mut self, id: &str, decided: Decided, values: &[f64]) -> Result<&[u8]> {
+    pub(crate) fn line(&mut self, id: &str, decided: Decided, values: &[f64]) -> Result<&[u8]> {
         self.line.clear();
         let json = self.format == LineFormat::Jsonl;
         match decided {

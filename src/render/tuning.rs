@@ -10,7 +10,7 @@ use crate::model::Tuned;
 
 /// What tuning chose and why: the flags, the evidence, and whether the starting configuration
 /// was kept for want of a significantly better one.
-pub fn chosen_text(t: &Tuned) -> String {
+pub(crate) fn chosen_text(t: &Tuned) -> String {
     let evidence = format!(
         "cross-validated accuracy {:.4} on the training corpus, {} folds",
         t.accuracy, t.folds

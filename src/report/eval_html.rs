@@ -12,7 +12,7 @@ use crate::eval::{ClassCurves, Curves, MultiLabelMetrics, Reliability, Report, S
 
 /// What an evaluation page shows.
 #[derive(Debug, Clone, Copy)]
-pub struct EvalPage<'a> {
+pub(crate) struct EvalPage<'a> {
     /// Accuracy, per-class figures and the confusion matrix.
     pub report: &'a Report,
     /// ROC and precision-recall curves, when the scores were kept.
@@ -23,7 +23,7 @@ pub struct EvalPage<'a> {
 
 /// One class's (or one label's) figures, a row of the per-class chart and table.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ClassRow<'a> {
+pub(crate) struct ClassRow<'a> {
     /// The class.
     pub label: &'a str,
     /// Precision.
@@ -42,7 +42,7 @@ pub struct ClassRow<'a> {
 
 impl<'a> ClassRow<'a> {
     /// The rows of a single-label evaluation, with the curves' figures when there are curves.
-    pub fn of(report: &'a Report, curves: Option<&Curves>) -> Vec<ClassRow<'a>> {
+    pub(crate) fn of(report: &'a Report, curves: Option<&Curves>) -> Vec<ClassRow<'a>> {
         report
             .per_class
             .iter()
@@ -64,7 +64,7 @@ impl<'a> ClassRow<'a> {
 }
 
 /// Renders the page under `header` (the model, the corpus, the settings).
-pub fn eval_report(eval: &EvalPage, header: &Header) -> String {
+pub(crate) fn eval_report(eval: &EvalPage, header: &Header) -> String {
     let mut page = page::open(header);
     summary(&mut page, eval);
     confusion(&mut page, eval.report);
@@ -84,7 +84,7 @@ pub fn eval_report(eval: &EvalPage, header: &Header) -> String {
 /// Renders a multi-label evaluation under `header`: the averaged figures, then each label's
 /// precision, recall and F1, and with `curves` each label's ROC AUC and average precision and
 /// the curves.
-pub fn multilabel_report(
+pub(crate) fn multilabel_report(
     metrics: &MultiLabelMetrics,
     curves: Option<&Curves>,
     header: &Header,
@@ -187,7 +187,7 @@ fn confusion(page: &mut String, report: &Report) {
 
 /// Per-class (or per-label) precision, recall and F1 as grouped bars, and a table of every
 /// figure of `rows`, under the heading `title`.
-pub fn per_class_section(page: &mut String, title: &str, rows: &[ClassRow]) {
+pub(crate) fn per_class_section(page: &mut String, title: &str, rows: &[ClassRow]) {
     let _ = writeln!(page, "<h2>{}</h2>", escape(title));
     let labels: Vec<String> = rows.iter().map(|r| r.label.to_string()).collect();
     let column = |f: fn(&ClassRow) -> f64| rows.iter().map(f).collect::<Vec<f64>>();

@@ -10,7 +10,7 @@ use super::stats::{CorpusStats, TermCount};
 
 /// Renders the whole report under `header` (its title and what the caller knows: the corpus),
 /// to which the analysis is added.
-pub fn html_report(stats: &CorpusStats, header: &Header) -> String {
+pub(crate) fn html_report(stats: &CorpusStats, header: &Header) -> String {
     let header = header
         .clone()
         .fact("analysis", analysis_flags(&stats.analysis));

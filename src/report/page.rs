@@ -16,7 +16,7 @@ height:auto}.classes{display:flex;flex-wrap:wrap;gap:2em}.note{color:#555}";
 /// What a report describes, shown at its top: a title and named facts (the corpus, the
 /// settings, the model), to which the page adds the bowline version and the date.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Header {
+pub(crate) struct Header {
     /// The page's title.
     pub title: String,
     /// (name, value) pairs, in order.
@@ -25,7 +25,7 @@ pub struct Header {
 
 impl Header {
     /// A header with `title` and no facts yet.
-    pub fn new(title: &str) -> Self {
+    pub(crate) fn new(title: &str) -> Self {
         Header {
             title: title.to_string(),
             facts: Vec::new(),
@@ -33,7 +33,7 @@ impl Header {
     }
 
     /// Adds a fact.
-    pub fn fact(mut self, name: &str, value: impl Into<String>) -> Self {
+    pub(crate) fn fact(mut self, name: &str, value: impl Into<String>) -> Self {
         self.facts.push((name.to_string(), value.into()));
         self
     }

@@ -8,7 +8,7 @@ use crate::vectorize::{DfBound, VectorizerConfig};
 
 /// The analysis as flags: `--stop-words none --stem english --ngrams 1..2`, and the others
 /// where they differ from their defaults.
-pub fn analysis_flags(analysis: &AnalyzerConfig) -> String {
+pub(crate) fn analysis_flags(analysis: &AnalyzerConfig) -> String {
     let language = |l: Option<_>| {
         l.map_or("none".to_string(), |l: crate::analyze::Language| {
             format!("{l:?}").to_lowercase()
@@ -46,7 +46,7 @@ pub fn analysis_flags(analysis: &AnalyzerConfig) -> String {
 
 /// The vocabulary's bounds and the weighting as flags: `--min-df 1 --max-df 1 --tf sublinear
 /// --idf smooth --norm l2`.
-pub fn weighting_flags(vectorizer: &VectorizerConfig) -> String {
+pub(crate) fn weighting_flags(vectorizer: &VectorizerConfig) -> String {
     let bound = |b: DfBound| match b {
         DfBound::Count(n) => n.to_string(),
         DfBound::Fraction(f) => f.to_string(),
@@ -71,7 +71,7 @@ pub fn weighting_flags(vectorizer: &VectorizerConfig) -> String {
 
 /// A value's name as a flag takes it: its serde name, which the weighting's values share with
 /// their flags (`sublinear`, `smooth`, `l2`).
-pub fn flag_value(value: &impl Serialize) -> String {
+pub(crate) fn flag_value(value: &impl Serialize) -> String {
     serde_json::to_value(value)
         .ok()
         .and_then(|v| v.as_str().map(str::to_string))

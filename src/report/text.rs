@@ -8,7 +8,7 @@ use super::stats::CorpusStats;
 const TERMS_PER_CLASS: usize = 10;
 
 /// Renders every section of the report as plain text.
-pub fn text_report(stats: &CorpusStats) -> String {
+pub(crate) fn text_report(stats: &CorpusStats) -> String {
     let mut out = String::new();
     totals(&mut out, stats);
     classes(&mut out, stats);

@@ -18,6 +18,7 @@
 
 use rayon::prelude::*;
 
+use crate::choice::Choice;
 use crate::vectorize::{matrix_row, Matrix};
 
 /// The event model.
@@ -31,7 +32,6 @@ pub enum Event {
 
 /// What the dev set is judged by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum Metric {
     /// Share of dev documents predicted right.
@@ -41,6 +41,23 @@ pub enum Metric {
     /// Mean −log P(true class); lower is better. Every candidate rescores every document, so
     /// this metric is much slower than the others.
     LogLoss,
+}
+
+impl Choice for Metric {
+    const CHOICES: &'static [(&'static str, &'static str, Self)] = &[
+        (
+            "accuracy",
+            "Share of dev documents predicted right",
+            Metric::Accuracy,
+        ),
+        ("macro-f1", "Mean F1 over the classes", Metric::MacroF1),
+        (
+            "log-loss",
+            "Mean −log P(true class); lower is better. Every candidate rescores every document, \
+             so this metric is much slower than the others",
+            Metric::LogLoss,
+        ),
+    ];
 }
 
 impl Metric {
@@ -92,7 +109,7 @@ pub struct Step {
 
 /// The outcome: every step taken, and how many of them the best feature set has.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Selection {
+pub(crate) struct Selection {
     /// The metric with no features (priors only).
     pub baseline: f64,
     /// Steps in order.
@@ -102,7 +119,7 @@ pub struct Selection {
 }
 
 /// The training side's statistics and the dev documents, for one event model.
-pub struct Problem<'a> {
+pub(crate) struct Problem<'a> {
     event: Event,
     alpha: f64,
     classes: usize,
@@ -119,7 +136,7 @@ impl<'a> Problem<'a> {
     /// Sets up selection among `candidates` (columns of both matrices), with the training rows'
     /// sums, smoothing `alpha` and learned priors, judged on the dev rows.
     #[allow(clippy::too_many_arguments)]
-    pub fn new(
+    pub(crate) fn new(
         event: Event,
         alpha: f64,
         train: &Matrix,
@@ -189,7 +206,7 @@ impl<'a> Problem<'a> {
     }
 
     /// Runs the selection; `progress` is called after each step with the step count and metric.
-    pub fn run(&self, greedy: &Greedy, mut progress: impl FnMut(usize, f64)) -> Selection {
+    pub(crate) fn run(&self, greedy: &Greedy, mut progress: impl FnMut(usize, f64)) -> Selection {
         let mut state = State::new(self);
         let baseline = state.metric(self, greedy.metric);
         let mut remaining: Vec<usize> = (0..self.candidates.len()).collect();

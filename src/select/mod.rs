@@ -4,15 +4,17 @@
 mod greedy;
 mod rank;
 
-pub use greedy::{Event, Greedy, Metric, Problem, Selection, Step};
-pub use rank::{Presence, RankBy};
+pub use greedy::{Event, Greedy, Metric, Step};
+pub(crate) use greedy::{Problem, Selection};
+pub(crate) use rank::Presence;
+pub use rank::RankBy;
 
 use crate::eval::{evaluate, log_loss};
 use crate::model::Classifier;
 use crate::vectorize::Matrix;
 
 /// `classifier`'s value of `metric` on the rows of `x` with true classes `truth`.
-pub fn metric_of(
+pub(crate) fn metric_of(
     classifier: &Classifier,
     labels: &[String],
     x: &Matrix,

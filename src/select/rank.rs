@@ -9,11 +9,11 @@
 //! - `ig`: information gain, in bits, as Rainbow prints it: the mutual information between the
 //!   term's presence and the class variable, H(C) − P(t) H(C | t) − P(¬t) H(C | ¬t).
 
+use crate::choice::Choice;
 use crate::vectorize::{matrix_row, Matrix};
 
 /// A ranking criterion.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum RankBy {
     /// χ² of presence against each class (largest over the classes).
@@ -26,9 +26,30 @@ pub enum RankBy {
     Df,
 }
 
+impl Choice for RankBy {
+    const CHOICES: &'static [(&'static str, &'static str, Self)] = &[
+        (
+            "chi2",
+            "χ² of presence against each class (largest over the classes)",
+            RankBy::Chi2,
+        ),
+        (
+            "ig",
+            "Information gain over the class variable (Rainbow's)",
+            RankBy::Ig,
+        ),
+        (
+            "mi",
+            "Mutual information of presence and each class (largest over the classes)",
+            RankBy::Mi,
+        ),
+        ("df", "Document frequency", RankBy::Df),
+    ];
+}
+
 /// In how many documents of each class each term occurs.
 #[derive(Debug, Clone)]
-pub struct Presence {
+pub(crate) struct Presence {
     /// Term-major: `counts[j * classes + c]`.
     counts: Vec<u32>,
     class_docs: Vec<u32>,
@@ -38,7 +59,7 @@ pub struct Presence {
 impl Presence {
     /// Counts presence in the rows `rows` of `x`, whose classes are `labels[i]`, for `classes`
     /// classes.
-    pub fn count(x: &Matrix, labels: &[u32], rows: &[usize], classes: usize) -> Self {
+    pub(crate) fn count(x: &Matrix, labels: &[u32], rows: &[usize], classes: usize) -> Self {
         let mut counts = vec![0u32; x.cols() * classes];
         let mut class_docs = vec![0u32; classes];
         for &i in rows {
@@ -56,12 +77,12 @@ impl Presence {
     }
 
     /// Number of terms.
-    pub fn terms(&self) -> usize {
+    pub(crate) fn terms(&self) -> usize {
         self.counts.len() / self.class_docs.len().max(1)
     }
 
     /// Term `j`'s document frequency.
-    pub fn df(&self, j: usize) -> u32 {
+    pub(crate) fn df(&self, j: usize) -> u32 {
         self.of(j).iter().sum()
     }
 
@@ -72,7 +93,7 @@ impl Presence {
 
     /// Term `j`'s score for class `c`: χ² or mutual information (other criteria do not depend
     /// on a class and give the overall score).
-    pub fn class_score(&self, by: RankBy, j: usize, c: usize) -> f64 {
+    pub(crate) fn class_score(&self, by: RankBy, j: usize, c: usize) -> f64 {
         let n = f64::from(self.docs);
         let a = f64::from(self.of(j)[c]);
         let b = f64::from(self.df(j)) - a;
@@ -105,7 +126,7 @@ impl Presence {
     }
 
     /// Term `j`'s overall score.
-    pub fn score(&self, by: RankBy, j: usize) -> f64 {
+    pub(crate) fn score(&self, by: RankBy, j: usize) -> f64 {
         match by {
             RankBy::Df => f64::from(self.df(j)),
             RankBy::Ig => self.information_gain(j),
@@ -141,7 +162,7 @@ impl Presence {
 
     /// The `top` best terms by `by` (for class `c` when given) among those in at least `min_df`
     /// documents, best first, ties by term id.
-    pub fn top(
+    pub(crate) fn top(
         &self,
         by: RankBy,
         class: Option<usize>,

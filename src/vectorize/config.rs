@@ -21,7 +21,7 @@ pub enum DfBound {
 impl DfBound {
     /// The smallest document count admitted by this bound used as a minimum, out of `n_docs`:
     /// a fraction admits `df >= fraction * n_docs`, as in scikit-learn.
-    pub fn min_count(self, n_docs: u32) -> u32 {
+    pub(crate) fn min_count(self, n_docs: u32) -> u32 {
         match self {
             DfBound::Count(count) => count,
             DfBound::Fraction(fraction) => (fraction * f64::from(n_docs)).ceil() as u32,
@@ -30,7 +30,7 @@ impl DfBound {
 
     /// The largest document count admitted by this bound used as a maximum, out of `n_docs`:
     /// a fraction admits `df <= fraction * n_docs`.
-    pub fn max_count(self, n_docs: u32) -> u32 {
+    pub(crate) fn max_count(self, n_docs: u32) -> u32 {
         match self {
             DfBound::Count(count) => count,
             DfBound::Fraction(fraction) => (fraction * f64::from(n_docs)).floor() as u32,
@@ -101,7 +101,7 @@ impl VectorizerConfig {
     /// 1 for a word or a character n-gram. Words never contain white space, so a word n-gram
     /// is the one term with a space between two other characters; a character n-gram has
     /// spaces only at its ends, where `char_wb` pads the word.
-    pub fn idf_factor(&self, term: &str) -> f64 {
+    pub(crate) fn idf_factor(&self, term: &str) -> f64 {
         // A growing vocabulary asks for every term of every document; at weight 1 (naive
         // Bayes' streams) no term needs looking at.
         if self.ngram_weight == 1.0 {

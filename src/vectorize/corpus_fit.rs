@@ -27,7 +27,7 @@ pub struct FittedCorpus {
 
 /// A corpus read, analyzed and counted: the fitter holds the counts, ready to be finished.
 #[derive(Debug)]
-pub struct CountedCorpus {
+pub(crate) struct CountedCorpus {
     /// The counts over provisional ids, with the interner that gave them.
     pub fitter: Fitter,
     /// Each document's label, as the input gave it.
@@ -42,7 +42,7 @@ pub struct CountedCorpus {
 
 impl FittedCorpus {
     /// Each row's class as a position in [`FittedCorpus::classes`].
-    pub fn class_ids(&self) -> Vec<Option<usize>> {
+    pub(crate) fn class_ids(&self) -> Vec<Option<usize>> {
         class_ids(&self.labels, &self.classes)
     }
 
@@ -67,7 +67,7 @@ impl FittedCorpus {
 
 impl CountedCorpus {
     /// Prunes the vocabulary and builds the weighted training matrix (see [`Fitter::finish`]).
-    pub fn finish(self, analyzer: AnalyzerConfig) -> Result<FittedCorpus> {
+    pub(crate) fn finish(self, analyzer: AnalyzerConfig) -> Result<FittedCorpus> {
         let (vectorizer, matrix) = self.fitter.finish(analyzer)?;
         Ok(FittedCorpus {
             vectorizer,
@@ -80,7 +80,7 @@ impl CountedCorpus {
     }
 
     /// Each document's class as a position in [`CountedCorpus::classes`].
-    pub fn class_ids(&self) -> Vec<Option<usize>> {
+    pub(crate) fn class_ids(&self) -> Vec<Option<usize>> {
         class_ids(&self.labels, &self.classes)
     }
 }

@@ -17,7 +17,7 @@ pub struct Counted {
 /// Counts ids into a dense scratch array, so counting a document costs no hashing beyond the id
 /// lookups themselves.
 #[derive(Debug, Default)]
-pub struct RowCounter {
+pub(crate) struct RowCounter {
     counts: Vec<u32>,
     touched: Vec<u32>,
 }
@@ -25,7 +25,7 @@ pub struct RowCounter {
 impl RowCounter {
     /// Counts the terms of one document, with `id_of` giving each term's column (or `None` for an
     /// unknown term). Fills `counted` with the row in column order, values being counts.
-    pub fn count(
+    pub(crate) fn count(
         &mut self,
         terms: &Terms,
         mut id_of: impl FnMut(&str) -> Option<u32>,

@@ -220,7 +220,7 @@ impl FittedVectorizer {
         })
     }
 
-    /// The analysis configuration documents must go through before [`FittedVectorizer::transform`].
+    /// The analysis configuration documents must go through before `FittedVectorizer::transform`.
     pub fn analyzer(&self) -> &AnalyzerConfig {
         &self.analyzer
     }
@@ -246,12 +246,12 @@ impl FittedVectorizer {
     }
 
     /// Document frequencies, in column order.
-    pub fn df(&self) -> &[u32] {
+    pub(crate) fn df(&self) -> &[u32] {
         &self.df
     }
 
     /// Training documents the frequencies were counted on.
-    pub fn n_docs(&self) -> u32 {
+    pub(crate) fn n_docs(&self) -> u32 {
         self.n_docs
     }
 
@@ -262,7 +262,7 @@ impl FittedVectorizer {
 
     /// This vocabulary with another weighting, its idf computed again: for a corpus counted
     /// raw and weighed later.
-    pub fn with_weighting(self, weighting: Weighting) -> Result<Self> {
+    pub(crate) fn with_weighting(self, weighting: Weighting) -> Result<Self> {
         let config = VectorizerConfig {
             weighting,
             ..self.config
@@ -357,7 +357,7 @@ impl FittedVectorizer {
 
     /// The column of `term`, if it is in the vocabulary; for hashed terms, its column if a
     /// training document reached it and it was not pruned.
-    pub fn column(&self, term: &str) -> Option<u32> {
+    pub(crate) fn column(&self, term: &str) -> Option<u32> {
         match self.config.hashing {
             Some(hashing) => {
                 let (column, _) = hashing.place(term);
@@ -368,7 +368,7 @@ impl FittedVectorizer {
     }
 
     /// Weighs a row of counts in place; `length` is the document's length in terms.
-    pub fn weigh(&self, row: &mut SparseRow, length: u32) {
+    pub(crate) fn weigh(&self, row: &mut SparseRow, length: u32) {
         self.config
             .weighting
             .weigh(&row.indices, &mut row.values, length, &self.idf);
@@ -376,7 +376,12 @@ impl FittedVectorizer {
 
     /// Turns one analyzed document into a weighted row, reusing `counter`'s and `counted`'s
     /// buffers; terms not in the vocabulary are counted in `counted.oov`.
-    pub fn transform_with(&self, counter: &mut RowCounter, terms: &Terms, counted: &mut Counted) {
+    pub(crate) fn transform_with(
+        &self,
+        counter: &mut RowCounter,
+        terms: &Terms,
+        counted: &mut Counted,
+    ) {
         match self.config.hashing {
             Some(hashing) => self.count_hashed(hashing, terms, counted),
             None => counter.count(terms, |t| self.column(t), counted),
@@ -392,7 +397,8 @@ impl FittedVectorizer {
     }
 
     /// Turns one analyzed document into a weighted row.
-    pub fn transform(&self, terms: &Terms) -> Counted {
+    #[cfg(test)]
+    pub(crate) fn transform(&self, terms: &Terms) -> Counted {
         let mut counted = Counted::default();
         self.transform_with(&mut RowCounter::default(), terms, &mut counted);
         counted

@@ -36,7 +36,7 @@ impl CountRows {
 
     /// Adds one document to the document frequencies and totals without keeping its row: a
     /// first pass over a corpus whose rows are not to be held (see
-    /// [`crate::flow::survey_corpus`]).
+    /// `crate::flow::survey_corpus`).
     pub fn count(&mut self, counted: &Counted) {
         let row = &counted.row;
         if let Some(&max) = row.indices.last() {
@@ -66,8 +66,8 @@ impl CountRows {
 /// Learns a vocabulary from training documents.
 ///
 /// Documents can be added one at a time with [`Fitter::add`], or counted in parallel: the pipeline
-/// stage from [`crate::flow::fit_stage`] on [`Fitter::parts`]'s interner, and the results pushed in input order
-/// on [`Fitter::parts`]'s rows.
+/// stages of [`crate::flow::fit_stages`] on [`Fitter::parts`]'s interner, and the results pushed
+/// in input order on [`Fitter::parts`]'s rows.
 #[derive(Debug)]
 pub struct Fitter {
     pub(super) config: VectorizerConfig,
@@ -202,7 +202,7 @@ pub struct WeighedRows<'a> {
 
 impl WeighedRows<'_> {
     /// The weighted training matrix, built in parallel.
-    pub fn to_matrix(&self) -> Result<Matrix> {
+    pub(crate) fn to_matrix(&self) -> Result<Matrix> {
         let TrainingRows {
             rows,
             lengths,

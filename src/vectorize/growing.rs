@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 
 /// Terms in order of first appearance, with their document frequencies.
 #[derive(Debug)]
-pub struct GrowingVocabulary {
+pub(crate) struct GrowingVocabulary {
     analyzer: AnalyzerConfig,
     config: VectorizerConfig,
     ids: FxHashMap<Box<str>, u32>,
@@ -25,7 +25,7 @@ pub struct GrowingVocabulary {
 
 impl GrowingVocabulary {
     /// An empty vocabulary; `config` is validated here.
-    pub fn new(analyzer: AnalyzerConfig, config: VectorizerConfig) -> Result<Self> {
+    pub(crate) fn new(analyzer: AnalyzerConfig, config: VectorizerConfig) -> Result<Self> {
         config.validate()?;
         let columns = config.hashing.map_or(0, |hashing| hashing.columns());
         Ok(GrowingVocabulary {
@@ -41,7 +41,7 @@ impl GrowingVocabulary {
     }
 
     /// Continues from a fitted vectorizer: its columns keep their ids.
-    pub fn from_fitted(fitted: &FittedVectorizer) -> Result<Self> {
+    pub(crate) fn from_fitted(fitted: &FittedVectorizer) -> Result<Self> {
         let mut vocabulary = Self::new(fitted.analyzer.clone(), fitted.config.clone())?;
         // A hashed vectorizer has no terms: only its document frequencies carry over.
         for (id, term) in fitted.terms.iter().enumerate() {
@@ -54,12 +54,12 @@ impl GrowingVocabulary {
     }
 
     /// The analysis documents must go through before [`GrowingVocabulary::learn`].
-    pub fn analyzer(&self) -> &AnalyzerConfig {
+    pub(crate) fn analyzer(&self) -> &AnalyzerConfig {
         &self.analyzer
     }
 
     /// Number of terms; for hashed terms, of the columns some document reached.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         match self.config.hashing {
             Some(_) => self.df.iter().filter(|&&d| d > 0).count(),
             None => self.terms.len(),
@@ -67,26 +67,16 @@ impl GrowingVocabulary {
     }
 
     /// Number of columns a learned row's ids lie below: the terms, or 2^bits for hashed terms.
-    pub fn columns(&self) -> usize {
+    pub(crate) fn columns(&self) -> usize {
         match self.config.hashing {
             Some(_) => self.df.len(),
             None => self.terms.len(),
         }
     }
 
-    /// True before the first term.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// Documents learned.
-    pub fn documents(&self) -> u32 {
-        self.n_docs
-    }
-
     /// Weighs a document as the vocabulary stands, leaving it unchanged: terms not seen before
     /// are out of vocabulary, as when a saved model classifies.
-    pub fn transform(&mut self, terms: &Terms, counted: &mut Counted) {
+    pub(crate) fn transform(&mut self, terms: &Terms, counted: &mut Counted) {
         match self.config.hashing {
             Some(hashing) => {
                 let df = &self.df;
@@ -103,7 +93,7 @@ impl GrowingVocabulary {
 
     /// Learns a document: new terms join, document frequencies and the document count grow,
     /// then the document is weighted with the updated idf.
-    pub fn learn(&mut self, terms: &Terms, counted: &mut Counted) -> Result<()> {
+    pub(crate) fn learn(&mut self, terms: &Terms, counted: &mut Counted) -> Result<()> {
         match self.config.hashing {
             Some(hashing) => self.hashed.count(hashing, terms, |_| true, counted),
             None => self.intern(terms, counted),
@@ -148,7 +138,7 @@ impl GrowingVocabulary {
     }
 
     /// The vocabulary as a fitted vectorizer (terms sorted), and each id's column in it.
-    pub fn to_fitted(&self) -> Result<(FittedVectorizer, Vec<u32>)> {
+    pub(crate) fn to_fitted(&self) -> Result<(FittedVectorizer, Vec<u32>)> {
         if self.config.hashing.is_some() {
             let fitted = FittedVectorizer::from_parts(
                 self.analyzer.clone(),

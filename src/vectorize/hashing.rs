@@ -19,7 +19,7 @@ use crate::error::{Error, Result};
 /// The numbers of bits `--hash-bits` accepts. Below 4 nearly every term collides; above 28 the
 /// per-column arrays (document frequencies, idf, a linear model's weights per class) would take
 /// gigabytes before a single document is read.
-pub const HASH_BITS: RangeInclusive<u32> = 4..=28;
+pub(crate) const HASH_BITS: RangeInclusive<u32> = 4..=28;
 
 /// How terms are hashed to columns: the number of bits and whether occurrences carry a sign.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -29,7 +29,7 @@ pub struct Hashing {
 }
 
 impl Hashing {
-    /// Hashing into 2^`bits` columns; `bits` must lie in [`HASH_BITS`].
+    /// Hashing into 2^`bits` columns; `bits` must lie in 4..=28.
     pub fn new(bits: u32, signed: bool) -> Result<Self> {
         if !HASH_BITS.contains(&bits) {
             return Err(Error::Config(format!(
@@ -45,7 +45,7 @@ impl Hashing {
     }
 
     /// The same number of bits, signed or not.
-    pub fn with_sign(self, signed: bool) -> Self {
+    pub(crate) fn with_sign(self, signed: bool) -> Self {
         Hashing { signed, ..self }
     }
 

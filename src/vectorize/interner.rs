@@ -75,7 +75,7 @@ impl Interner {
 
     /// The id of the n-gram made of the n-gram (or word) `left` followed by the word `right`,
     /// assigning the next free one if it is new. Both must be ids from this interner.
-    pub fn pair_id(&self, left: u32, right: u32) -> u32 {
+    pub(crate) fn pair_id(&self, left: u32, right: u32) -> u32 {
         let key = u64::from(left) << 32 | u64::from(right);
         intern(&self.pairs, &key, |&key| key, &self.next)
     }
@@ -99,7 +99,7 @@ impl Interner {
     /// allocations for 20 Newsgroups' 1.4 million bigram ids. That memory was fresh, and on this
     /// project's virtual machine a fresh page costs a fault and the kernel zeroing it: building
     /// the SVM's vocabulary took 118 ms instead of 159 (medians of 6 alternating runs).
-    pub fn into_terms(self, wanted: impl Fn(u32) -> bool) -> TermList {
+    pub(crate) fn into_terms(self, wanted: impl Fn(u32) -> bool) -> TermList {
         let len = self.len();
         let mut parts = vec![(WORD, 0u32); len];
         let mut words = Vec::new();

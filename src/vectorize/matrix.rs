@@ -83,14 +83,14 @@ impl RowSource for Matrix {
 }
 
 /// The entries of consecutive rows, written into a matrix's arrays sized in advance.
-pub struct RowSlots<'a> {
+pub(crate) struct RowSlots<'a> {
     pub(super) indices: &'a mut [u32],
     pub(super) data: &'a mut [f64],
 }
 
 impl RowSlots<'_> {
     /// Writes the next row, which must have the length announced for it.
-    pub fn push(&mut self, row: &SparseRow) {
+    pub(crate) fn push(&mut self, row: &SparseRow) {
         let n = row.indices.len();
         let (head, tail) = std::mem::take(&mut self.indices).split_at_mut(n);
         head.copy_from_slice(&row.indices);
@@ -109,7 +109,7 @@ impl RowSlots<'_> {
 /// clearing in a profile of `vectorize`; without them `vectorize` took 1.5% less CPU and
 /// multinomial NB training 3.5% (medians of 20 alternating runs), and the SVM solver's renumbered
 /// copy is now written in parallel (its training 9% faster).
-pub fn fill_rows(
+pub(crate) fn fill_rows(
     rows: usize,
     columns: usize,
     length: impl Fn(usize) -> usize + Sync,
@@ -149,7 +149,7 @@ pub fn fill_rows(
 /// Builds, in parallel, the matrix whose row `i` is `row(i)` with its columns mapped through
 /// `remap` and the dropped ones left out ([`renumber`]), then handed to `finish(i, row)`, which
 /// may change its values (to weigh them, say) but not its columns.
-pub fn fill_renumbered<'a>(
+pub(crate) fn fill_renumbered<'a>(
     rows: usize,
     columns: usize,
     remap: &[u32],
@@ -201,7 +201,7 @@ pub fn matrix_row(x: &Matrix, i: usize) -> (&[u32], &[f64]) {
 }
 
 /// Rows `rows` of `x`, in that order, as a matrix of the same columns.
-pub fn pick_rows(x: &Matrix, rows: &[usize]) -> Result<Matrix> {
+pub(crate) fn pick_rows(x: &Matrix, rows: &[usize]) -> Result<Matrix> {
     let mut builder = MatrixBuilder::default();
     for &i in rows {
         let (indices, values) = matrix_row(x, i);
@@ -227,7 +227,7 @@ fn kept_columns(ids: &[u32], remap: &[u32]) -> usize {
 /// value fetched by that position afterwards: on rows shaped like 20 Newsgroups' (11,314 rows of
 /// up to 228 random columns out of 123,000), renumbering took 13 ms on one thread instead of 23
 /// when (column, value) pairs were sorted by column.
-pub fn renumber(
+pub(crate) fn renumber(
     ids: &[u32],
     counts: &[f64],
     remap: &[u32],

@@ -20,32 +20,35 @@ mod growing;
 mod hashing;
 mod interner;
 mod matrix;
+#[cfg(feature = "cluster")]
 mod shard;
 mod subset;
 pub mod svmlight;
 mod term_list;
 mod vocabulary;
-pub mod weighting;
+pub(crate) mod weighting;
 
 pub use config::{DfBound, VectorizerConfig};
-pub use corpus_fit::{CountedCorpus, FittedCorpus};
-pub use counting::{Counted, RowCounter};
+pub(crate) use corpus_fit::CountedCorpus;
+pub use corpus_fit::FittedCorpus;
+pub use counting::Counted;
+pub(crate) use counting::RowCounter;
 pub(crate) use document_counter::DocumentCounter;
 pub use fitted::{FittedVectorizer, VocabularyFile};
 pub use fitter::{CountRows, Fitter, TrainingRows, WeighedRows};
 use gram_index::LazyGrams;
-pub use growing::GrowingVocabulary;
-pub use hashing::{murmurhash3_32, HashedCounter, Hashing, HASH_BITS};
+pub(crate) use growing::GrowingVocabulary;
+pub use hashing::{murmurhash3_32, HashedCounter, Hashing};
 pub use interner::Interner;
-pub use matrix::{
-    fill_renumbered, fill_rows, matrix_row, pick_rows, renumber, Matrix, MatrixBuilder, RowSlots,
-    RowSource, SparseRow,
-};
+pub(crate) use matrix::{fill_renumbered, fill_rows, pick_rows};
 pub(crate) use matrix::{for_each_renumbered, row_chunks};
-pub use shard::CountedShard;
-pub use subset::{
-    count_part, count_rows, counting_config, fit_counts, fit_part, weigh_part, weigh_rows,
-    FittedPart,
+pub use matrix::{matrix_row, Matrix, MatrixBuilder, RowSource, SparseRow};
+#[cfg(feature = "cluster")]
+pub(crate) use shard::CountedShard;
+#[cfg(feature = "cluster")]
+pub(crate) use subset::fit_counts;
+pub(crate) use subset::{
+    count_part, count_rows, counting_config, fit_part, weigh_part, weigh_rows, FittedPart,
 };
 pub use term_list::TermList;
 pub use weighting::{Idf, Norm, Tf, Weighting};

@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 /// The counts of the documents one fitter saw, over its provisional ids, with the term each id
 /// stands for (or over hashed columns, with no terms): what [`Fitter::add_counted`] adds to another fitter, in any order of documents.
 #[derive(Debug, Default, Serialize, Deserialize)]
-pub struct CountedShard {
+pub(crate) struct CountedShard {
     /// The term of each provisional id.
     pub terms: Vec<String>,
     /// Each document's column ids and counts.
@@ -20,7 +20,7 @@ pub struct CountedShard {
 
 impl Fitter {
     /// The documents counted so far, to be added to another fitter.
-    pub fn into_shard(self) -> CountedShard {
+    pub(crate) fn into_shard(self) -> CountedShard {
         let terms = self.interner.into_terms(|_| true);
         CountedShard {
             terms: terms.iter().map(str::to_owned).collect(),
@@ -36,7 +36,7 @@ impl Fitter {
     /// own, empty at first). Adding every shard's documents in input order gives the fitter
     /// that counting the whole corpus in one process gives, up to its provisional ids, which
     /// fitting renumbers in term order.
-    pub fn add_counted(
+    pub(crate) fn add_counted(
         &mut self,
         shard: &CountedShard,
         i: usize,

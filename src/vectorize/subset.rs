@@ -11,7 +11,7 @@ use crate::analyze::AnalyzerConfig;
 use crate::error::Result;
 
 /// Raw counts over every term: how a corpus is read before its parts are fitted.
-pub fn counting_config() -> VectorizerConfig {
+pub(crate) fn counting_config() -> VectorizerConfig {
     VectorizerConfig {
         weighting: Weighting {
             tf: Tf::Count,
@@ -24,7 +24,7 @@ pub fn counting_config() -> VectorizerConfig {
 
 /// A vectorizer fitted on some rows of a counted corpus.
 #[derive(Debug)]
-pub struct FittedPart {
+pub(crate) struct FittedPart {
     /// Vocabulary, document frequencies and idf of the rows it was fitted on.
     pub vectorizer: FittedVectorizer,
     /// For each column of the counted corpus, its column here (`u32::MAX` when pruned).
@@ -32,7 +32,7 @@ pub struct FittedPart {
 }
 
 /// Fits `config` on rows `rows` of `counted` (a corpus read with [`counting_config`]).
-pub fn fit_part(
+pub(crate) fn fit_part(
     counted: &FittedCorpus,
     rows: &[usize],
     config: &VectorizerConfig,
@@ -55,7 +55,7 @@ pub fn fit_part(
 /// Fits `config` on `terms` (in byte order) with their document frequencies and total counts
 /// over `n_docs` documents, as a fit on those documents would: for counts added up elsewhere,
 /// as a cluster's workers add theirs.
-pub fn fit_counts(
+pub(crate) fn fit_counts(
     analyzer: AnalyzerConfig,
     terms: &TermList,
     df: &[u32],
@@ -75,20 +75,28 @@ pub fn fit_counts(
 }
 
 /// Rows `rows` of `counted`, moved to `part`'s columns and weighted as it weighs.
-pub fn weigh_part(counted: &FittedCorpus, part: &FittedPart, rows: &[usize]) -> Result<Matrix> {
+pub(crate) fn weigh_part(
+    counted: &FittedCorpus,
+    part: &FittedPart,
+    rows: &[usize],
+) -> Result<Matrix> {
     weigh_rows(&counted.matrix, &part.vectorizer, &part.remap, rows)
 }
 
 /// Rows `rows` of `counted`, moved to `part`'s columns and left as raw counts: for a
 /// classifier that weighs its training rows itself.
-pub fn count_part(counted: &FittedCorpus, part: &FittedPart, rows: &[usize]) -> Result<Matrix> {
+pub(crate) fn count_part(
+    counted: &FittedCorpus,
+    part: &FittedPart,
+    rows: &[usize],
+) -> Result<Matrix> {
     let columns = part.vectorizer.n_features();
     count_rows(&counted.matrix, &part.remap, rows, columns)
 }
 
 /// Rows `rows` of a matrix of raw counts over every term (read with [`counting_config`]), moved
 /// to other columns by `remap` (`u32::MAX` drops a column) and weighted by `vectorizer`.
-pub fn weigh_rows(
+pub(crate) fn weigh_rows(
     counts: &Matrix,
     vectorizer: &FittedVectorizer,
     remap: &[u32],
@@ -101,7 +109,7 @@ pub fn weigh_rows(
 }
 
 /// Like [`weigh_rows`] into `columns` columns, the counts left as they are.
-pub fn count_rows(
+pub(crate) fn count_rows(
     counts: &Matrix,
     remap: &[u32],
     rows: &[usize],

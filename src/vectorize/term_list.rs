@@ -46,7 +46,7 @@ impl Default for TermList {
 
 impl TermList {
     /// An empty list with room for `terms` terms of `bytes` bytes in all.
-    pub fn with_capacity(terms: usize, bytes: usize) -> Self {
+    pub(crate) fn with_capacity(terms: usize, bytes: usize) -> Self {
         TermList {
             text: Vec::with_capacity(bytes).into(),
             ends: Vec::with_capacity(terms).into(),
@@ -88,7 +88,7 @@ impl TermList {
     }
 
     /// Finds `term` in a list sorted in byte order, as [`slice::binary_search`] does.
-    pub fn binary_search(&self, term: &str) -> Result<usize, usize> {
+    pub(crate) fn binary_search(&self, term: &str) -> Result<usize, usize> {
         let (mut low, mut high) = (0, self.len());
         while low < high {
             let middle = low + (high - low) / 2;
@@ -103,7 +103,7 @@ impl TermList {
 
     /// Whether every term is greater than the one before it, in byte order. Checked on every
     /// load, so in parallel.
-    pub fn is_sorted_and_unique(&self) -> bool {
+    pub(crate) fn is_sorted_and_unique(&self) -> bool {
         (1..self.len())
             .into_par_iter()
             .all(|j| self[j - 1] < self[j])

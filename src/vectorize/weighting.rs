@@ -2,9 +2,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::choice::Choice;
+
 /// How a term's count in a document becomes its term-frequency factor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Tf {
     /// The raw count.
@@ -18,9 +19,26 @@ pub enum Tf {
     Sublinear,
 }
 
+impl Choice for Tf {
+    const CHOICES: &'static [(&'static str, &'static str, Self)] = &[
+        ("count", "The raw count", Tf::Count),
+        ("binary", "1 when present", Tf::Binary),
+        (
+            "frequency",
+            "Count divided by the document's length in terms (all terms the analyzer produced, \
+             whether in the vocabulary or not)",
+            Tf::Frequency,
+        ),
+        (
+            "sublinear",
+            "1 + ln(count): dampens repeated words",
+            Tf::Sublinear,
+        ),
+    ];
+}
+
 /// The inverse-document-frequency factor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Idf {
     /// No idf factor.
@@ -32,15 +50,38 @@ pub enum Idf {
     Smooth,
 }
 
+impl Choice for Idf {
+    const CHOICES: &'static [(&'static str, &'static str, Self)] = &[
+        ("none", "No idf factor", Idf::None),
+        ("plain", "ln(N / df)", Idf::Plain),
+        (
+            "smooth",
+            "ln((1 + N) / (1 + df)) + 1, as scikit-learn's default; never zero, so a term in every \
+             document still counts",
+            Idf::Smooth,
+        ),
+    ];
+}
+
 /// Row normalization.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Norm {
     /// Leave rows as they are.
     None,
     /// Scale each non-empty row to unit Euclidean length.
     L2,
+}
+
+impl Choice for Norm {
+    const CHOICES: &'static [(&'static str, &'static str, Self)] = &[
+        ("none", "Leave rows as they are", Norm::None),
+        (
+            "l2",
+            "Scale each non-empty row to unit Euclidean length",
+            Norm::L2,
+        ),
+    ];
 }
 
 /// A complete weighting scheme. The default is sublinear TF-IDF with smoothed idf and L2 rows:
@@ -90,13 +131,13 @@ impl Weighting {
 
     /// Weighs one row in place: `values` holds counts on entry and weights on return.
     /// `doc_len` is the document's length in terms; `idf[j]` belongs to `indices[j]`.
-    pub fn weigh(&self, indices: &[u32], values: &mut [f64], doc_len: u32, idf: &[f64]) {
+    pub(crate) fn weigh(&self, indices: &[u32], values: &mut [f64], doc_len: u32, idf: &[f64]) {
         self.weigh_by(values, doc_len, |k| idf[indices[k] as usize]);
     }
 
     /// Like [`Weighting::weigh`], with `idf_of(k)` giving the idf of the row's `k`-th term: for
     /// a vocabulary that grows, whose idf is computed when needed.
-    pub fn weigh_by(&self, values: &mut [f64], doc_len: u32, idf_of: impl Fn(usize) -> f64) {
+    pub(crate) fn weigh_by(&self, values: &mut [f64], doc_len: u32, idf_of: impl Fn(usize) -> f64) {
         // A hashed column's count can be negative (signed hashing): the factor is that of its
         // magnitude, with its sign. A count of a vocabulary's term is positive and unchanged.
         for (k, value) in values.iter_mut().enumerate() {

@@ -120,11 +120,6 @@ impl Model {
             .map_err(|e| Error::io(path, e))
     }
 
-    /// The version this model is written as: always [`FORMAT_VERSION`].
-    pub fn format_version(&self) -> u32 {
-        FORMAT_VERSION
-    }
-
     /// Decodes a model; `path` names the file in error messages. A model of format 6 is copied
     /// once, to memory aligned for its arrays.
     pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Self> {
@@ -202,7 +197,7 @@ impl Model {
 
     /// Writes the model atomically to the file whose lock the caller holds: how a command that
     /// reads, changes and writes a model keeps the lock from the read to the write.
-    pub fn save_locked(&self, lock: &ModelLock) -> Result<()> {
+    pub(crate) fn save_locked(&self, lock: &ModelLock) -> Result<()> {
         let mut output = crate::io::Output::create(&lock.model)?;
         self.write_to(&mut output, &lock.model)?;
         output.commit()
@@ -221,7 +216,7 @@ impl Model {
     /// Reads a model from a file opened for reading, as [`Model::load`] does; a model that
     /// keeps the mapping keeps `file` open too, until its last array is dropped, so that a
     /// lease taken on it (`fcntl(F_SETLEASE)`) lasts exactly as long as the mapping is read.
-    pub fn load_open(file: std::fs::File, path: &Path) -> Result<Self> {
+    pub(crate) fn load_open(file: std::fs::File, path: &Path) -> Result<Self> {
         // SAFETY: the mapping is only read, and `check_header` checks that every byte the
         // header promises is there before anything else reads it. bowline never changes a model
         // file in place: it writes a new file and renames it over the old, so a mapping keeps
@@ -259,7 +254,7 @@ impl Model {
     /// What tells one model file from another without reading it whole: its header (in hex),
     /// whose lengths and CRC-32s cover every byte after it (before format 6, the one CRC-32
     /// covers the payload).
-    pub fn fingerprint(path: &Path) -> Result<String> {
+    pub(crate) fn fingerprint(path: &Path) -> Result<String> {
         use std::io::Read;
         let mut header = Vec::with_capacity(HEADER_6);
         std::fs::File::open(path)

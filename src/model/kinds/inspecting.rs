@@ -11,7 +11,7 @@ impl Classifier {
     /// the vectorizer's columns: by weight for the SVM, by log-likelihood ratio against the mean
     /// of the classes for naive Bayes, by summed weight in the class's training documents for
     /// k-NN (see [`TermBasis`](crate::model::TermBasis)).
-    pub fn top_terms(&self, k: usize) -> ClassTerms {
+    pub(crate) fn top_terms(&self, k: usize) -> ClassTerms {
         match self {
             Classifier::NaiveBayes(nb) => naive_bayes_terms(nb, k),
             Classifier::Svm(svm) => svm_terms(svm, k),

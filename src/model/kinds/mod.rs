@@ -26,6 +26,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Smoothing;
 use crate::analyze::AnalyzerConfig;
+use crate::choice::Choice;
 use crate::vectorize::{DfBound, VectorizerConfig};
 
 mod describing;
@@ -47,7 +48,6 @@ pub use training::{Params, Trainer};
 /// The kinds of classifier: the one list of them. Every other place that depends on the kind
 /// asks one of the methods of this module.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Kind {
     /// Multinomial naive Bayes.
@@ -62,16 +62,28 @@ pub enum Kind {
     Knn,
 }
 
+impl Choice for Kind {
+    const CHOICES: &'static [(&'static str, &'static str, Self)] = &[
+        ("mnb", "Multinomial naive Bayes", Kind::Mnb),
+        (
+            "cnb",
+            "Complement naive Bayes (Rennie et al. 2003, normalized weights)",
+            Kind::Cnb,
+        ),
+        ("bnb", "Bernoulli naive Bayes", Kind::Bnb),
+        ("svm", "Linear SVM, one-vs-rest", Kind::Svm),
+        (
+            "knn",
+            "k-nearest neighbours, similarity-weighted vote",
+            Kind::Knn,
+        ),
+    ];
+}
+
 impl Kind {
     /// The short name: mnb, cnb, bnb, svm or knn.
     pub fn name(self) -> &'static str {
-        match self {
-            Kind::Mnb => "mnb",
-            Kind::Cnb => "cnb",
-            Kind::Bnb => "bnb",
-            Kind::Svm => "svm",
-            Kind::Knn => "knn",
-        }
+        Choice::name(self)
     }
 
     /// Each classifier's default analysis. The defaults were chosen by 5-fold cross-validation
@@ -116,7 +128,7 @@ impl Kind {
     /// `HashingVectorizer(alternate_sign=True)`: for the SVM, whose weights may be negative and
     /// which gains from collisions cancelling out. Naive Bayes needs counts that are not
     /// negative, and k-NN's BM25 weights assume them, so they count every occurrence as +1.
-    pub fn hashes_signed(self) -> bool {
+    pub(crate) fn hashes_signed(self) -> bool {
         matches!(self, Kind::Svm)
     }
 

@@ -73,13 +73,13 @@ impl Classifier {
     /// Whether [`probabilities`](Classifier::probabilities) are probabilities in earnest: false
     /// for an uncalibrated SVM, whose values are a softmax of decision values that ranks the
     /// classes but is not calibrated, and should be called scores.
-    pub fn gives_probabilities(&self) -> bool {
+    pub(crate) fn gives_probabilities(&self) -> bool {
         self.multi_label().is_none() && self.svm().is_none_or(LinearSvm::is_calibrated)
     }
 
     /// Fills `out` (one slot per class) with one weighted row's class probabilities: its
     /// [`scores`](Classifier::scores) turned into [`probabilities`](Classifier::probabilities).
-    pub fn probabilities_of(&self, indices: &[u32], values: &[f64], out: &mut [f64]) {
+    pub(crate) fn probabilities_of(&self, indices: &[u32], values: &[f64], out: &mut [f64]) {
         self.scores(indices, values, out);
         self.probabilities(out);
     }
@@ -88,7 +88,7 @@ impl Classifier {
     /// calibrated SVM's Platt probabilities; for an uncalibrated SVM, a softmax of the decision
     /// values, which ranks classes but is not a calibrated probability; for k-NN, each class's
     /// share of the neighbours' votes; for a multi-label model, its per-label scores unchanged.
-    pub fn probabilities(&self, scores: &mut [f64]) {
+    pub(crate) fn probabilities(&self, scores: &mut [f64]) {
         let calibrated = match self {
             Classifier::Svm(svm) => svm.calibrate_scores(scores),
             Classifier::NaiveBayes(_) => false,
@@ -115,7 +115,7 @@ impl Classifier {
     }
 
     /// Number of features (vectorizer columns) it scores.
-    pub fn features(&self) -> usize {
+    pub(crate) fn features(&self) -> usize {
         match self {
             Classifier::NaiveBayes(nb) => nb.features(),
             Classifier::Svm(svm) => svm.features(),
@@ -149,7 +149,7 @@ impl Classifier {
 
     /// Whether the classifier learns raw counts rather than weighted rows (k-NN weighs its
     /// training documents itself, so that an update can weigh them again).
-    pub fn learns_counts(&self) -> bool {
+    pub(crate) fn learns_counts(&self) -> bool {
         matches!(self, Classifier::Knn(_))
     }
 

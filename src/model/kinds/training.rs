@@ -13,7 +13,7 @@ use crate::vectorize::{count_part, weigh_part, FittedCorpus, FittedPart, Matrix,
 impl Kind {
     /// The kind's trainer with its default parameters; `weighting` is the vectorizer's, which
     /// k-NN applies to its training counts itself.
-    pub fn default_trainer(self, weighting: Weighting) -> Trainer {
+    pub(crate) fn default_trainer(self, weighting: Weighting) -> Trainer {
         self.build(&Params::default(), weighting)
     }
 
@@ -137,7 +137,7 @@ impl Trainer {
     /// Trains a binary problem per label on rows with label sets `sets` out of `labels`
     /// labels (binary relevance), with every threshold at the natural boundary and at least
     /// `min_labels` labels per document. k-NN and complement naive Bayes have no such form.
-    pub fn fit_sets(
+    pub(crate) fn fit_sets(
         &self,
         x: &Matrix,
         sets: &LabelSets,
@@ -151,7 +151,12 @@ impl Trainer {
     }
 
     /// The binary scorers of [`Trainer::fit_sets`], without a decision on their scores.
-    pub fn fit_per_label(&self, x: &Matrix, sets: &LabelSets, labels: usize) -> Result<PerLabel> {
+    pub(crate) fn fit_per_label(
+        &self,
+        x: &Matrix,
+        sets: &LabelSets,
+        labels: usize,
+    ) -> Result<PerLabel> {
         Ok(match self {
             Trainer::NaiveBayes(kind, smoothing, _) => {
                 let mut nb = BinaryNb::new(*kind, smoothing.value(), labels, x.cols())?;
@@ -180,15 +185,15 @@ impl Trainer {
 
     /// The same trainer, with k-NN applying `weighting` to its training counts (the other kinds
     /// are trained on rows already weighted).
-    pub fn with_weighting(self, weighting: Weighting) -> Self {
+    pub(crate) fn with_weighting(self, weighting: Weighting) -> Self {
         match self {
             Trainer::Knn(params, _) => Trainer::Knn(params, weighting),
             other => other,
         }
     }
 
-    /// The same trainer, with multinomial NB's smoothing fixed at [`Smoothing::FALLBACK`] if it
-    /// was to be chosen: for a caller that needs one smoothing throughout.
+    /// The same trainer, with multinomial NB's smoothing fixed at 0.01 if it was to be chosen:
+    /// for a caller that needs one smoothing throughout.
     pub fn with_fixed_smoothing(self) -> Self {
         match self {
             Trainer::NaiveBayes(kind, Smoothing::Auto, priors) => {
@@ -225,7 +230,7 @@ impl Trainer {
     /// Whether [`Trainer::fit`] takes raw counts rather than weighted rows: k-NN keeps its
     /// training documents as counts and weighs them itself, so that an update can weigh them
     /// again with the new document frequencies.
-    pub fn learns_counts(&self) -> bool {
+    pub(crate) fn learns_counts(&self) -> bool {
         matches!(self, Trainer::Knn(..))
     }
 

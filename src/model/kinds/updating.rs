@@ -8,10 +8,9 @@ use crate::model::{ColumnChange, NaiveBayes};
 use crate::vectorize::{FittedVectorizer, Matrix, Norm};
 
 impl Classifier {
-    /// Learns more rows: `rows` (weighted by `merged`, or raw counts when
-    /// [`learns_counts`](Classifier::learns_counts)) of classes `ids` out of `classes`. `merged`
-    /// is `old` extended by the new documents; `columns` gives each of `old`'s columns its place
-    /// in `merged`.
+    /// Learns more rows: `rows` (weighted by `merged`, or raw counts when `learns_counts`) of
+    /// classes `ids` out of `classes`. `merged` is `old` extended by the new documents; `columns`
+    /// gives each of `old`'s columns its place in `merged`.
     ///
     /// Naive Bayes adds the rows to its counts: with a weighting that depends on the document
     /// alone (no idf) and no pruning, the result equals training on all documents at once; with
@@ -63,7 +62,7 @@ impl Classifier {
     /// Learns more multi-label rows: `rows` (weighted by `merged`) with label sets `sets` out of
     /// `labels` labels, as [`Classifier::update`] does for single-label rows. Only a
     /// multi-label classifier takes label sets.
-    pub fn update_sets(
+    pub(crate) fn update_sets(
         &mut self,
         rows: &Matrix,
         sets: &LabelSets,

@@ -101,7 +101,7 @@ impl Knn {
     /// Each class's summed weight of every feature over its training documents, under the
     /// similarity (the unit-length rows cosine compares, or BM25's term weights), as
     /// `(feature, weight)` in feature order: the class's centroid, up to a factor.
-    pub fn class_weights(&self) -> Vec<Vec<(u32, f64)>> {
+    pub(crate) fn class_weights(&self) -> Vec<Vec<(u32, f64)>> {
         let (s, weights) = (&self.stored, self.weights());
         let mut sums = vec![Vec::new(); self.classes()];
         for (j, pair) in s.starts.windows(2).enumerate() {

@@ -31,7 +31,7 @@ use crate::vectorize::Matrix;
 
 /// One worker's share of a distributed solve: its rows and their dual variables, and the shared
 /// weights on its columns.
-pub struct LocalProblem<'a> {
+pub(crate) struct LocalProblem<'a> {
     rows: Rows<'a>,
     groups: Vec<Group>,
     classes: usize,
@@ -62,7 +62,7 @@ struct Group {
 impl<'a> LocalProblem<'a> {
     /// The subproblem of a worker holding rows `x` with class ids `labels` (of `classes`), in a
     /// solve over `workers` workers, starting from zero; `seed` draws its coordinate orders.
-    pub fn new(
+    pub(crate) fn new(
         x: &'a Matrix,
         labels: &'a [u32],
         classes: usize,
@@ -106,14 +106,14 @@ impl<'a> LocalProblem<'a> {
     }
 
     /// Classes solved.
-    pub fn classes(&self) -> usize {
+    pub(crate) fn classes(&self) -> usize {
         self.classes
     }
 
     /// Runs one round of `passes` passes over this worker's rows (for the classes still
     /// running) and returns Δw_k, feature-major over this worker's columns and then the bias:
     /// `delta[j * classes + c]`.
-    pub fn round(&mut self, passes: usize) -> Vec<f32> {
+    pub(crate) fn round(&mut self, passes: usize) -> Vec<f32> {
         let rows = &self.rows;
         self.groups
             .par_iter_mut()
@@ -139,7 +139,7 @@ impl<'a> LocalProblem<'a> {
 
     /// What the dual objective of this worker's rows does along the round's step, per class,
     /// for [`Coordinator::scales`].
-    pub fn step_terms(&self) -> Vec<StepTerms> {
+    pub(crate) fn step_terms(&self) -> Vec<StepTerms> {
         let terms = self.groups.iter().flat_map(|g| {
             (0..g.classes.len()).map(move |lane| {
                 let mut terms = StepTerms::default();
@@ -156,7 +156,7 @@ impl<'a> LocalProblem<'a> {
     /// variables move that far from where the round started, and `sum`, the round's summed Δw
     /// as [`LocalProblem::round`] lays it out, is added that many times to the shared weights);
     /// the classes `converged` marks take no more steps.
-    pub fn apply(&mut self, sum: &[f32], scales: &[f64], converged: &[bool]) {
+    pub(crate) fn apply(&mut self, sum: &[f32], scales: &[f64], converged: &[bool]) {
         let k = self.classes;
         let columns: Vec<usize> = (0..sum.len() / k.max(1))
             .map(|j| self.solver_column(j))
@@ -181,7 +181,7 @@ impl<'a> LocalProblem<'a> {
 
     /// Each class's loss over this worker's rows at the shared weights, C·Σ max(0, 1 − y·w·x)
     /// (squared for the squared hinge): with the dual parts, what the duality gap is made of.
-    pub fn losses(&self) -> Vec<f64> {
+    pub(crate) fn losses(&self) -> Vec<f64> {
         let rows = &self.rows;
         let per_group: Vec<Vec<f64>> = (self.groups.par_iter())
             .map(|g| {
@@ -206,7 +206,7 @@ impl<'a> LocalProblem<'a> {
     }
 
     /// Each class's part of the dual objective from this worker's rows: Σα − ½·D·Σα².
-    pub fn dual_parts(&self) -> Vec<f64> {
+    pub(crate) fn dual_parts(&self) -> Vec<f64> {
         let parts = self.groups.iter().flat_map(|g| {
             (0..g.classes.len())
                 .map(|lane| alpha_part(g.alpha.iter().map(|a| a[lane]), self.diagonal))
@@ -214,28 +214,8 @@ impl<'a> LocalProblem<'a> {
         parts.collect()
     }
 
-    /// The shared weights on this worker's columns, feature-major as the model keeps them, and
-    /// each class's bias.
-    pub fn weights(&self) -> (Vec<f32>, Vec<f64>) {
-        let (n, k) = (self.rows.x.cols(), self.classes);
-        let mut weights = vec![0.0f32; n * k];
-        let mut bias = vec![0.0; k];
-        for g in &self.groups {
-            for (j, slots) in weights.chunks_exact_mut(k).enumerate() {
-                let s = self.solver_column(j);
-                for (lane, c) in g.classes.clone().enumerate() {
-                    slots[c] = g.shared[s][lane] as f32;
-                }
-            }
-            for (lane, c) in g.classes.clone().enumerate() {
-                bias[c] = g.shared[n][lane];
-            }
-        }
-        (weights, bias)
-    }
-
     /// Row `i`'s dual variables over all classes, as a reservoir keeps them.
-    pub fn row_alpha(&self, i: usize) -> Vec<f32> {
+    pub(crate) fn row_alpha(&self, i: usize) -> Vec<f32> {
         let lanes = self
             .groups
             .iter()
@@ -275,7 +255,7 @@ impl Group {
 /// along the step scaled by t, the dual objective is a quadratic in t that these, with the
 /// summed Δw, describe.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct StepTerms {
+pub(crate) struct StepTerms {
     /// ΣΔα.
     pub moved: f64,
     /// Σα·Δα.
@@ -311,7 +291,7 @@ impl StepTerms {
     }
 
     /// These terms and `other`'s, of other rows.
-    pub fn and(self, other: StepTerms) -> StepTerms {
+    pub(crate) fn and(self, other: StepTerms) -> StepTerms {
         StepTerms {
             moved: self.moved + other.moved,
             cross: self.cross + other.cross,
@@ -323,7 +303,7 @@ impl StepTerms {
 
 /// What worker 0 keeps of a distributed solve: the shared weights over every column, which it
 /// adds each round's summed Δw to as every worker does, and which classes have stopped.
-pub struct Coordinator {
+pub(crate) struct Coordinator {
     params: SvmParams,
     features: usize,
     /// Feature-major over every column and then the bias, `weights[j * classes + c]`.
@@ -335,11 +315,11 @@ pub struct Coordinator {
 /// of its primal objective. Since the dual objective of any solve is at most the optimum, which
 /// is at most the primal objective, the dual objective reached is then within this part of the
 /// one one process reaches, whatever that process's own tolerance.
-pub const DUALITY_GAP: f64 = 5e-4;
+pub(crate) const DUALITY_GAP: f64 = 5e-4;
 
 impl Coordinator {
     /// A solve over `features` columns and `classes` classes, from zero.
-    pub fn new(features: usize, classes: usize, params: SvmParams) -> Self {
+    pub(crate) fn new(features: usize, classes: usize, params: SvmParams) -> Self {
         let start = Convergence {
             iterations: 0,
             converged: false,
@@ -353,12 +333,12 @@ impl Coordinator {
     }
 
     /// Which classes have stopped.
-    pub fn converged(&self) -> Vec<bool> {
+    pub(crate) fn converged(&self) -> Vec<bool> {
         self.convergence.iter().map(|c| c.converged).collect()
     }
 
     /// Whether every class has stopped or `round` reached the round cap.
-    pub fn done(&self, round: usize) -> bool {
+    pub(crate) fn done(&self, round: usize) -> bool {
         round >= self.params.max_iterations || self.convergence.iter().all(|c| c.converged)
     }
 
@@ -366,7 +346,7 @@ impl Coordinator {
     /// summed ([`LocalProblem::losses`], [`LocalProblem::dual_parts`]): a class whose duality
     /// gap is within [`DUALITY_GAP`] stops, counted as stopped after `round` (whose steps are
     /// taken all the same).
-    pub fn judge(&mut self, round: usize, losses: &[f64], parts: &[f64]) {
+    pub(crate) fn judge(&mut self, round: usize, losses: &[f64], parts: &[f64]) {
         let norms = self.squared_norms();
         for (c, state) in self.convergence.iter_mut().enumerate() {
             if state.converged {
@@ -395,7 +375,7 @@ impl Coordinator {
     /// CoCoA+'s step (t = 1) is safe but charges each worker for what the others might do along
     /// the same columns; where the workers' rows share few columns, t comes out near the number
     /// of workers, and the rounds as few as one process's passes.
-    pub fn scales(&self, sum: &[f32], terms: &[StepTerms]) -> Vec<f64> {
+    pub(crate) fn scales(&self, sum: &[f32], terms: &[StepTerms]) -> Vec<f64> {
         let k = self.convergence.len();
         let (mut along, mut squared) = (vec![0.0; k], vec![0.0; k]);
         for (w, s) in self
@@ -425,7 +405,7 @@ impl Coordinator {
 
     /// Adds a round's summed Δw, each class's `scales[c]` times, over every column as
     /// [`Coordinator::new`] lays them out.
-    pub fn add(&mut self, sum: &[f32], scales: &[f64]) {
+    pub(crate) fn add(&mut self, sum: &[f32], scales: &[f64]) {
         let k = self.convergence.len();
         for (w, s) in self
             .weights
@@ -438,7 +418,11 @@ impl Coordinator {
 
     /// The SVM reached, with each class's dual objective from the dual parts of every worker
     /// summed, and `reservoir` kept for updates.
-    pub fn finish(self, parts: &[f64], reservoir: Reservoir) -> Result<(LinearSvm, Vec<f64>)> {
+    pub(crate) fn finish(
+        self,
+        parts: &[f64],
+        reservoir: Reservoir,
+    ) -> Result<(LinearSvm, Vec<f64>)> {
         let k = self.convergence.len();
         let bias = self.weights[self.features * k..].to_vec();
         let mut weights = self.weights;

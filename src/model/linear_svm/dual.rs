@@ -146,7 +146,7 @@ fn most_frequent_first(x: &Matrix) -> Vec<u32> {
 /// Where one class's solve starts: weights (bias last) and the dual variables they come from.
 /// Missing values are zero.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct Start {
+pub(crate) struct Start {
     /// w = Σ α_i y_i (x_i, 1), plus any fixed part from rows outside the problem.
     pub weights: Vec<f64>,
     /// One dual variable per row.
@@ -156,7 +156,7 @@ pub struct Start {
 impl Start {
     /// All zero: training from scratch. Empty, so that twenty classes' cold starts over
     /// 20 Newsgroups' bigrams do not hold 52 MB of zeros while the groups are solved.
-    pub fn cold() -> Self {
+    pub(crate) fn cold() -> Self {
         Start::default()
     }
 }

@@ -24,7 +24,7 @@ impl LinearSvm {
     }
 
     /// Feature `j`'s weight in class `class`, or `None` beyond the model's features.
-    pub fn weight(&self, j: usize, class: usize) -> Option<f64> {
+    pub(crate) fn weight(&self, j: usize, class: usize) -> Option<f64> {
         let k = self.bias.len();
         (j < self.features).then(|| f64::from(self.weights[j * k + class]))
     }
@@ -35,7 +35,7 @@ impl LinearSvm {
     }
 
     /// The Platt sigmoids that calibrate each class's decision values, when calibrated.
-    pub fn sigmoids(&self) -> Option<&[Sigmoid]> {
+    pub(crate) fn sigmoids(&self) -> Option<&[Sigmoid]> {
         self.calibration.as_deref()
     }
 }

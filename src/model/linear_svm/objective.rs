@@ -11,7 +11,7 @@ use crate::vectorize::Matrix;
 
 impl LinearSvm {
     /// Trains as [`LinearSvm::train`] does, and returns each class's dual objective at the
-    /// solution reached (see [`LinearSvm::dual_objectives`]).
+    /// solution reached (see `LinearSvm::dual_objectives`).
     pub fn train_with_objectives(
         x: &Matrix,
         labels: &[u32],
@@ -25,7 +25,7 @@ impl LinearSvm {
 
     /// Each class's dual objective, given each class's Σα − ½·D·Σα² over every training row
     /// (`parts`): the weights, as the model keeps them, give the rest.
-    pub fn dual_objectives(&self, parts: &[f64]) -> Vec<f64> {
+    pub(crate) fn dual_objectives(&self, parts: &[f64]) -> Vec<f64> {
         let k = self.classes();
         let mut norms: Vec<f64> = self.bias.iter().map(|b| b * b).collect();
         for row in self.weights.chunks_exact(k.max(1)) {

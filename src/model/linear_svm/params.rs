@@ -4,17 +4,24 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::choice::Choice;
 use crate::error::{Error, Result};
 use crate::model::label_sets::LabelSets;
 
 /// The loss on each training example.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Loss {
     /// max(0, 1 − y·w·x).
     Hinge,
     /// max(0, 1 − y·w·x)².
     SquaredHinge,
+}
+
+impl Choice for Loss {
+    const CHOICES: &'static [(&'static str, &'static str, Self)] = &[
+        ("hinge", "max(0, 1 − y·w·x)", Loss::Hinge),
+        ("squared-hinge", "max(0, 1 − y·w·x)²", Loss::SquaredHinge),
+    ];
 }
 
 /// Training parameters, validated by [`SvmParams::validate`].
@@ -70,7 +77,7 @@ impl SvmParams {
 /// The classes each training row belongs to: every class's binary problem is "in the class"
 /// against the rest, over the same rows.
 #[derive(Debug, Clone, Copy)]
-pub enum Targets<'a> {
+pub(crate) enum Targets<'a> {
     /// One class per row: one-vs-rest.
     Single(&'a [u32]),
     /// A set of classes per row: binary relevance for multi-label data.
@@ -79,21 +86,16 @@ pub enum Targets<'a> {
 
 impl Targets<'_> {
     /// Number of rows.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         match self {
             Targets::Single(labels) => labels.len(),
             Targets::Sets(sets) => sets.len(),
         }
     }
 
-    /// Whether there are no rows.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
     /// Whether row `i` is in class `c`.
     #[inline]
-    pub fn contains(&self, i: usize, c: usize) -> bool {
+    pub(crate) fn contains(&self, i: usize, c: usize) -> bool {
         match self {
             Targets::Single(labels) => labels[i] as usize == c,
             Targets::Sets(sets) => sets.contains(i, c),
@@ -103,7 +105,7 @@ impl Targets<'_> {
 
 /// How one class's solve ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Convergence {
+pub(crate) struct Convergence {
     /// Passes made over the data.
     pub iterations: usize,
     /// Whether the tolerance was met before the iteration cap.

@@ -49,7 +49,7 @@ impl BinaryNb {
 
     /// A model from its counts: per label (`positives`, one class per label) and over every
     /// document (`all`, one class); what an online learner hands back.
-    pub fn from_counts(positives: NaiveBayes, all: NaiveBayes) -> Result<Self> {
+    pub(crate) fn from_counts(positives: NaiveBayes, all: NaiveBayes) -> Result<Self> {
         let nb = BinaryNb {
             positives,
             all,
@@ -77,7 +77,7 @@ impl BinaryNb {
     }
 
     /// Training documents per label.
-    pub fn label_docs(&self) -> &[f64] {
+    pub(crate) fn label_docs(&self) -> &[f64] {
         self.positives.class_docs()
     }
 
@@ -100,7 +100,7 @@ impl BinaryNb {
 
     /// Renumbers features and adds labels, for an update whose vocabulary grew (see
     /// [`NaiveBayes::remap`]).
-    pub fn remap(&mut self, new_of_old: &[u32], features: usize, labels: usize) {
+    pub(crate) fn remap(&mut self, new_of_old: &[u32], features: usize, labels: usize) {
         self.positives.remap(new_of_old, features, labels);
         self.all.remap(new_of_old, features, 1);
         self.scorer = OnceLock::new();
@@ -136,7 +136,7 @@ impl BinaryNb {
     }
 
     /// What one unit of feature `j` adds to each label's log odds, into `out`.
-    pub fn term_weights(&self, j: usize, out: &mut [f64]) {
+    pub(crate) fn term_weights(&self, j: usize, out: &mut [f64]) {
         self.scorer().term_weights(j, out);
     }
 

@@ -6,7 +6,7 @@ use crate::model::explain::Attribution;
 
 impl NaiveBayes {
     /// Class `class`'s score of one weighted row, less its mean over the classes, taken apart:
-    /// each term's value times its [`relative_weights`](NaiveBayes::relative_weights), and the
+    /// each term's value times its `relative_weights`, and the
     /// bias (the log prior and, for Bernoulli NB, every term's absence) likewise centered.
     pub fn attribute(&self, indices: &[u32], values: &[f64], class: usize) -> Attribution {
         let scorer = self.scorer();
@@ -31,7 +31,7 @@ impl NaiveBayes {
     /// score, less its mean over the classes: a log-likelihood ratio against the average class
     /// (for Bernoulli NB, of the term's presence over its absence). `j` must be below
     /// [`features`](NaiveBayes::features).
-    pub fn relative_weights(&self, j: usize, out: &mut [f64]) {
+    pub(crate) fn relative_weights(&self, j: usize, out: &mut [f64]) {
         self.scorer().term_weights(j, out);
         let shared = mean(out);
         out.iter_mut().for_each(|w| *w -= shared);
@@ -43,7 +43,7 @@ impl NaiveBayes {
     }
 
     /// Each class's feature sums (for Bernoulli NB, document counts), sparse, in class order.
-    pub fn class_sums(&self) -> impl ExactSizeIterator<Item = (&[u32], &[f64])> {
+    pub(crate) fn class_sums(&self) -> impl ExactSizeIterator<Item = (&[u32], &[f64])> {
         self.sums.iter().map(|s| (&s.indices[..], &s.values[..]))
     }
 }

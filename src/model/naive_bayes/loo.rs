@@ -15,16 +15,16 @@ use crate::error::{Error, Result};
 use crate::vectorize::{matrix_row, Matrix};
 
 /// The smoothing values tried, in half decades.
-pub const ALPHAS: [f64; 9] = [1e-4, 3e-4, 1e-3, 3e-3, 0.01, 0.03, 0.1, 0.3, 1.0];
+pub(crate) const ALPHAS: [f64; 9] = [1e-4, 3e-4, 1e-3, 3e-3, 0.01, 0.03, 0.1, 0.3, 1.0];
 
 /// Documents scored at most: every `⌈n / SAMPLE⌉`-th training document. On the five corpora
 /// that chose the defaults, choosing on 2,000 instead of all of them changed the 5-fold
 /// cross-validated accuracy by at most 0.1 points, at a fraction of the cost.
-pub const SAMPLE: usize = 2000;
+pub(crate) const SAMPLE: usize = 2000;
 
 /// The smoothing chosen, and the evidence.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Chosen {
+pub(crate) struct Chosen {
     /// The smoothing with the best leave-one-out accuracy (ties: the larger).
     pub alpha: f64,
     /// Its leave-one-out accuracy on the documents scored.
@@ -34,12 +34,12 @@ pub struct Chosen {
 }
 
 /// Which of `n` documents in input order are scored: every `stride(n)`-th, from the first.
-pub fn sampled(n: usize) -> impl Iterator<Item = usize> {
+pub(crate) fn sampled(n: usize) -> impl Iterator<Item = usize> {
     (0..n).step_by(stride(n))
 }
 
 /// `⌈n / SAMPLE⌉`, at least 1.
-pub fn stride(n: usize) -> usize {
+pub(crate) fn stride(n: usize) -> usize {
     n.div_ceil(SAMPLE).max(1)
 }
 
@@ -105,7 +105,12 @@ impl NaiveBayes {
     /// that are already part of the sums, weighed as they were added. Refuses a model of
     /// another kind, whose held-out scores this does not compute, and rows or classes outside
     /// `x`, `labels` and the model.
-    pub fn choose_alpha(&self, x: &Matrix, labels: &[u32], rows: &[usize]) -> Result<Chosen> {
+    pub(crate) fn choose_alpha(
+        &self,
+        x: &Matrix,
+        labels: &[u32],
+        rows: &[usize],
+    ) -> Result<Chosen> {
         if self.kind != NbKind::Multinomial {
             let message = "smoothing is chosen by leave-one-out for multinomial naive Bayes only";
             return Err(Error::Config(message.into()));

@@ -13,7 +13,7 @@ use super::{ClassSums, NaiveBayes, NbKind, Priors};
 
 /// An incrementally trained naive Bayes model over a growing vocabulary and class list.
 #[derive(Debug, Clone)]
-pub struct OnlineNb {
+pub(crate) struct OnlineNb {
     kind: NbKind,
     alpha: f64,
     priors: Priors,
@@ -35,7 +35,7 @@ type Score = fn(&OnlineNb, &[(usize, f64)], &mut [f64]);
 
 impl OnlineNb {
     /// Continues from a batch model's counts, with the same features and classes.
-    pub fn from_batch(nb: &NaiveBayes) -> Self {
+    pub(crate) fn from_batch(nb: &NaiveBayes) -> Self {
         let mut online = OnlineNb {
             kind: nb.kind,
             alpha: nb.alpha,
@@ -60,13 +60,13 @@ impl OnlineNb {
     }
 
     /// Number of classes.
-    pub fn classes(&self) -> usize {
+    pub(crate) fn classes(&self) -> usize {
         self.class_docs.len()
     }
 
     /// Makes room for `features` features and `classes` classes, both at least the current ones;
     /// the new ones start with no counts.
-    pub fn grow(&mut self, features: usize, classes: usize) {
+    pub(crate) fn grow(&mut self, features: usize, classes: usize) {
         let alpha = self.alpha;
         for _ in self.features.len()..features {
             self.features.push(Vec::new());
@@ -89,7 +89,7 @@ impl OnlineNb {
 
     /// Learns one document of class `class`, weighted as `values` over `indices` (all within
     /// the grown features).
-    pub fn add(&mut self, indices: &[u32], values: &[f64], class: u32) {
+    pub(crate) fn add(&mut self, indices: &[u32], values: &[f64], class: u32) {
         self.class_docs[class as usize] += 1.0;
         for (&j, &value) in indices.iter().zip(values) {
             let value = if !self.kind.counts_presence() {
@@ -152,7 +152,7 @@ impl OnlineNb {
 
     /// Scores one weighted row for every class, as [`NaiveBayes::scorer`] would after the same
     /// documents; columns beyond the known features are ignored.
-    pub fn scores(&self, indices: &[u32], values: &[f64], out: &mut [f64]) {
+    pub(crate) fn scores(&self, indices: &[u32], values: &[f64], out: &mut [f64]) {
         let known = indices
             .iter()
             .zip(values)
@@ -232,7 +232,7 @@ impl OnlineNb {
 
     /// The batch model with the same counts, features renumbered by `columns` (a feature's
     /// column in the sorted vocabulary).
-    pub fn to_batch(&self, columns: &[u32]) -> NaiveBayes {
+    pub(crate) fn to_batch(&self, columns: &[u32]) -> NaiveBayes {
         let mut pairs: Vec<Vec<(u32, f64)>> = vec![Vec::new(); self.classes()];
         for (j, sums) in self.features.iter().enumerate() {
             for &(c, s) in sums {

@@ -122,7 +122,7 @@ impl SparseScorer {
     /// The value scoring gives `value` of feature `j`: `None` where scoring skips it (a feature
     /// beyond the model's, or a Bernoulli term that is absent), 1 for a Bernoulli term that is
     /// present, and `value` itself otherwise.
-    pub fn unit_value(&self, j: u32, value: f64) -> Option<f64> {
+    pub(crate) fn unit_value(&self, j: u32, value: f64) -> Option<f64> {
         match (j as usize) < self.features {
             false => None,
             true if self.binary => (value > 0.0).then_some(1.0),
@@ -134,7 +134,7 @@ impl SparseScorer {
     /// score, `scale_c · (base_j + slope_c + delta_cj)`: the score, less the bias, is the sum of
     /// these times the row's [`unit_value`](SparseScorer::unit_value)s. `j` must be below the
     /// model's features.
-    pub fn term_weights(&self, j: usize, out: &mut [f64]) {
+    pub(crate) fn term_weights(&self, j: usize, out: &mut [f64]) {
         let base = self.base.get(j).copied().unwrap_or(0.0);
         out.iter_mut()
             .zip(&self.slope)
@@ -182,7 +182,7 @@ impl SparseScorer {
 
     /// Whether the scorer has the shape of a model of `classes` classes and `features`
     /// features: what indexing relies on beyond the checks each read of a feature's deltas makes.
-    pub fn fits(&self, classes: usize, features: usize) -> bool {
+    pub(crate) fn fits(&self, classes: usize, features: usize) -> bool {
         let per_class = [&self.bias, &self.slope, &self.scale];
         per_class.iter().all(|v| v.len() == classes)
             && self.features == features

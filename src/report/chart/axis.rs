@@ -8,7 +8,7 @@ use super::ticks::{self, Ticks};
 
 /// How an axis maps values to positions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Scale {
+pub(crate) enum Scale {
     /// Equal distances for equal differences.
     Linear,
     /// Equal distances for equal ratios; values at or below zero are not drawn.
@@ -17,7 +17,7 @@ pub enum Scale {
 
 /// What an axis shows.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Axis<'a> {
+pub(crate) struct Axis<'a> {
     /// Its title.
     pub label: &'a str,
     /// Linear or logarithmic.
@@ -28,7 +28,7 @@ pub struct Axis<'a> {
 
 impl<'a> Axis<'a> {
     /// A linear axis fitted to the data.
-    pub fn linear(label: &'a str) -> Self {
+    pub(crate) fn linear(label: &'a str) -> Self {
         Axis {
             label,
             scale: Scale::Linear,
@@ -37,7 +37,7 @@ impl<'a> Axis<'a> {
     }
 
     /// A logarithmic axis fitted to the data, ticked at powers of ten.
-    pub fn log(label: &'a str) -> Self {
+    pub(crate) fn log(label: &'a str) -> Self {
         Axis {
             scale: Scale::Log,
             ..Axis::linear(label)
@@ -45,7 +45,7 @@ impl<'a> Axis<'a> {
     }
 
     /// A linear axis from `lo` to `hi` whatever the data.
-    pub fn fixed(label: &'a str, lo: f64, hi: f64) -> Self {
+    pub(crate) fn fixed(label: &'a str, lo: f64, hi: f64) -> Self {
         Axis {
             range: Some((lo, hi)),
             ..Axis::linear(label)
@@ -53,7 +53,7 @@ impl<'a> Axis<'a> {
     }
 
     /// Whether the axis can place `value`.
-    pub fn shows(&self, value: f64) -> bool {
+    pub(crate) fn shows(&self, value: f64) -> bool {
         value.is_finite() && (self.scale == Scale::Linear || value > 0.0)
     }
 }

@@ -10,7 +10,7 @@ use super::ticks::number;
 
 /// One series of values, one per category.
 #[derive(Debug, Clone, Copy)]
-pub struct Bars<'a> {
+pub(crate) struct Bars<'a> {
     /// Its name in the legend (no legend for a single series).
     pub name: &'a str,
     /// Values (≥ 0), one per category.
@@ -19,7 +19,7 @@ pub struct Bars<'a> {
 
 /// What to draw as bars.
 #[derive(Debug, Clone)]
-pub struct BarChart<'a> {
+pub(crate) struct BarChart<'a> {
     /// Shown above the plot.
     pub title: &'a str,
     /// Under the category labels.
@@ -36,7 +36,7 @@ pub struct BarChart<'a> {
 const LABEL_CHARS: usize = 28;
 
 /// Renders the chart as an SVG element.
-pub fn bar_chart(chart: &BarChart) -> String {
+pub(crate) fn bar_chart(chart: &BarChart) -> String {
     let n = chart.categories.len().max(1);
     let groups = chart.series.len().max(1);
     let width = (n as f64 * (groups as f64 * 10.0 + 8.0)).clamp(480.0, 1600.0);

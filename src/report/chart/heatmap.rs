@@ -11,7 +11,7 @@ use super::ticks::count;
 
 /// What to draw.
 #[derive(Debug, Clone)]
-pub struct Heatmap<'a> {
+pub(crate) struct Heatmap<'a> {
     /// Shown above the matrix.
     pub title: &'a str,
     /// Under the column labels.
@@ -92,7 +92,7 @@ impl Layout {
 }
 
 /// Renders the matrix as an SVG element, with a key of shades.
-pub fn heatmap(chart: &Heatmap) -> String {
+pub(crate) fn heatmap(chart: &Heatmap) -> String {
     let layout = Layout::of(chart);
     let mut svg = open(layout.key_x + layout.key_width, layout.height, chart.title);
     cells(&mut svg, chart, &layout);

@@ -6,7 +6,7 @@ use super::svg::{escape, text_width, FONT, PAD};
 
 /// How a series is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mark {
+pub(crate) enum Mark {
     /// A solid line.
     Line,
     /// A dashed line: a fitted law or a reference such as chance.

@@ -8,7 +8,7 @@ use super::svg::{close, escape, open, FONT, PALETTE};
 
 /// One series of points.
 #[derive(Debug, Clone, Copy)]
-pub struct Series<'a> {
+pub(crate) struct Series<'a> {
     /// Its name in the legend; a chart whose only series has no name has no legend.
     pub name: &'a str,
     /// The points, in drawing order.
@@ -21,7 +21,7 @@ pub struct Series<'a> {
 
 impl<'a> Series<'a> {
     /// A solid line in the palette's next colour.
-    pub fn line(name: &'a str, points: &'a [(f64, f64)]) -> Self {
+    pub(crate) fn line(name: &'a str, points: &'a [(f64, f64)]) -> Self {
         Series {
             name,
             points,
@@ -31,7 +31,7 @@ impl<'a> Series<'a> {
     }
 
     /// A dashed line: a fitted law or a reference.
-    pub fn dashed(name: &'a str, points: &'a [(f64, f64)], colour: &'a str) -> Self {
+    pub(crate) fn dashed(name: &'a str, points: &'a [(f64, f64)], colour: &'a str) -> Self {
         Series {
             name,
             points,
@@ -43,7 +43,7 @@ impl<'a> Series<'a> {
 
 /// What to draw.
 #[derive(Debug, Clone)]
-pub struct LineChart<'a> {
+pub(crate) struct LineChart<'a> {
     /// Shown above the plot.
     pub title: &'a str,
     /// The horizontal axis.
@@ -60,7 +60,7 @@ pub struct LineChart<'a> {
 const PLOT: (f64, f64) = (520.0, 320.0);
 
 /// Renders the chart as an SVG element (see [`standalone`](super::standalone) for a file).
-pub fn line_chart(chart: &LineChart) -> String {
+pub(crate) fn line_chart(chart: &LineChart) -> String {
     let shown = |p: &&(f64, f64)| chart.x.shows(p.0) && chart.y.shows(p.1);
     let all = || {
         chart

@@ -22,10 +22,10 @@ mod line;
 mod svg;
 mod ticks;
 
-pub use axis::{Axis, Scale};
-pub use bar::{bar_chart, BarChart, Bars};
-pub use heatmap::{heatmap, Heatmap};
-pub use legend::Mark;
-pub use line::{line_chart, LineChart, Series};
-pub use svg::{escape, standalone};
-pub use ticks::{count, number};
+pub(crate) use axis::Axis;
+pub(crate) use bar::{bar_chart, BarChart, Bars};
+pub(crate) use heatmap::{heatmap, Heatmap};
+pub(crate) use legend::Mark;
+pub(crate) use line::{line_chart, LineChart, Series};
+pub(crate) use svg::{escape, standalone};
+pub(crate) use ticks::count;

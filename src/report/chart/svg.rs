@@ -19,7 +19,7 @@ pub const PALETTE: [&str; 20] = [
 ];
 
 /// Escapes text for SVG and HTML.
-pub fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -99,7 +99,7 @@ pub fn close(svg: &mut String) {
 }
 
 /// An SVG chart as a file of its own, which needs the namespace an HTML page does not.
-pub fn standalone(svg: &str) -> String {
+pub(crate) fn standalone(svg: &str) -> String {
     svg.replacen("<svg ", "<svg xmlns=\"http://www.w3.org/2000/svg\" ", 1)
 }
 

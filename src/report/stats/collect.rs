@@ -20,8 +20,10 @@ use crate::corpus::{load_pending, Entries, Entry, ReadCounts};
 use crate::error::Result;
 use crate::pipeline::{PipelineConfig, Stage};
 
+#[cfg(feature = "cluster")]
 mod observations;
-pub use observations::{observe, Observation};
+#[cfg(feature = "cluster")]
+pub(crate) use observations::{observe, Observation};
 
 /// The class name of documents without a label.
 const UNLABELED: &str = "(unlabeled)";
@@ -34,6 +36,7 @@ const UNLABELED: &str = "(unlabeled)";
 #[derive(Debug, Default)]
 struct Observed {
     /// The entry's place in the input, when the input is read in several places (cluster mode).
+    #[cfg(feature = "cluster")]
     position: u64,
     entry: Entry,
     worker: usize,
@@ -270,7 +273,7 @@ impl Collector {
     }
 
     /// Counts inputs skipped before they became entries (as a corpus index remembers them).
-    pub fn add_skipped(&mut self, binary: u64, failed: u64) {
+    pub(crate) fn add_skipped(&mut self, binary: u64, failed: u64) {
         self.read.binary += binary;
         self.read.failed += failed;
     }

@@ -9,7 +9,7 @@ const BINS: u64 = 20;
 
 /// A fitted line y = intercept + slope · x.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct Line {
+pub(crate) struct Line {
     /// dy/dx.
     pub slope: f64,
     /// y at x = 0.
@@ -19,7 +19,7 @@ pub struct Line {
 }
 
 /// Ordinary least squares over `(x, y)` points; `None` with fewer than two distinct x.
-pub fn least_squares(points: impl Iterator<Item = (f64, f64)> + Clone) -> Option<Line> {
+pub(crate) fn least_squares(points: impl Iterator<Item = (f64, f64)> + Clone) -> Option<Line> {
     let (mut n, mut sx, mut sy) = (0.0, 0.0, 0.0);
     for (x, y) in points.clone() {
         n += 1.0;
@@ -51,7 +51,7 @@ pub fn least_squares(points: impl Iterator<Item = (f64, f64)> + Clone) -> Option
 
 /// The `q` quantile of sorted values, interpolating linearly between order statistics (the
 /// usual "type 7" definition, as numpy's default); 0 for no values.
-pub fn quantile(sorted: &[u64], q: f64) -> f64 {
+pub(crate) fn quantile(sorted: &[u64], q: f64) -> f64 {
     let Some(&last) = sorted.last() else {
         return 0.0;
     };

@@ -1,7 +1,7 @@
 //! Corpus statistics: what someone wants to know about a corpus before classifying it.
 //!
 //! [`collect`] reads documents once through the pipeline: each worker sees every stage's output
-//! for its documents ([`crate::analyze::AnalyzerWorker::for_each_word`]) and reduces each one to its
+//! for its documents (`crate::analyze::AnalyzerWorker::for_each_word`) and reduces each one to its
 //! distinct words and terms with counts; the calling thread merges them in input order, so every
 //! figure, the order-dependent Heaps curve included, is the same whatever the thread count.
 //!
@@ -19,13 +19,14 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-pub use collect::{collect, observe, Collector, Observation};
-pub use fit::{least_squares, quantile, Line};
+pub use collect::{collect, Collector};
+#[cfg(feature = "cluster")]
+pub(crate) use collect::{observe, Observation};
 
 use crate::analyze::AnalyzerConfig;
 
 /// Terms listed in each term table.
-pub const LISTED_TERMS: usize = 20;
+pub(crate) const LISTED_TERMS: usize = 20;
 
 /// Every figure of a corpus report.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -87,7 +88,7 @@ pub struct Totals {
 
 impl Totals {
     /// Every figure with its name for a reader, in report order.
-    pub fn figures(&self) -> [(&'static str, String); 16] {
+    pub(crate) fn figures(&self) -> [(&'static str, String); 16] {
         [
             ("documents", self.documents.to_string()),
             ("bytes", self.bytes.to_string()),

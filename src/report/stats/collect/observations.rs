@@ -13,7 +13,7 @@ use crate::pipeline::PipelineConfig;
 /// One entry reduced by a worker, with its place in the input and the reading facts the
 /// report's tallies use.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Observation {
+pub(crate) struct Observation {
     /// The entry's place in the whole input (every corpus, every worker's entries).
     pub position: u64,
     /// The reducing worker, unique in the cluster; [`Collector::add_observations`] renumbers.
@@ -36,7 +36,7 @@ pub struct Observation {
 
 /// Reduces `entries`, each with its position in the whole input, on the pipeline's workers;
 /// `worker_base` plus a pipeline worker's number names it. `note` sees every entry in order.
-pub fn observe(
+pub(crate) fn observe(
     entries: impl Iterator<Item = (u64, Entry)> + Send,
     worker_base: u64,
     analyzer: &Analyzer,
@@ -127,7 +127,7 @@ impl Collector {
     /// Adds observations from any number of workers, in the order of their positions, as
     /// [`super::collect`] adds documents: the report is the one of reading the input in one
     /// place.
-    pub fn add_observations(&mut self, mut observations: Vec<Observation>) {
+    pub(crate) fn add_observations(&mut self, mut observations: Vec<Observation>) {
         observations.sort_by_key(|o| o.position);
         let mut numbers = std::collections::HashMap::new();
         let base = self.workers.len();
