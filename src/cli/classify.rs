@@ -46,7 +46,6 @@ pub struct ClassifyArgs {
     pub input: InputArgs,
     #[command(flatten)]
     pub runtime: RuntimeArgs,
-    #[cfg(feature = "cluster")]
     #[command(flatten)]
     pub cluster: super::cluster::ClusterArgs,
 }
@@ -70,10 +69,7 @@ pub fn run(args: ClassifyArgs) -> Result<Outcome> {
     read.folder_format = InputFormat::Files;
     read.tsv_ids = true;
     let pipeline = args.runtime.start()?;
-    #[cfg(feature = "cluster")]
     let placement = args.cluster.placement()?;
-    #[cfg(not(feature = "cluster"))]
-    let placement = Placement::Local;
     let from_stdin = args.paths.is_empty() || args.paths == [PathBuf::from("-")];
     let stream = (from_stdin && matches!(placement, Placement::Local))
         .then(|| stream::stdin(&read, pipeline.batch_size))

@@ -40,7 +40,6 @@ pub struct CvArgs {
     pub weighting: VocabularyArgs,
     #[command(flatten)]
     pub runtime: RuntimeArgs,
-    #[cfg(feature = "cluster")]
     #[command(flatten)]
     pub cluster: super::cluster::ClusterArgs,
 }
@@ -61,10 +60,7 @@ pub fn run(args: CvArgs) -> Result<Outcome> {
         seed,
         tune: args.tune.tune.then(|| args.tune.options(seed)),
     };
-    #[cfg(feature = "cluster")]
     let placement = args.cluster.placement()?;
-    #[cfg(not(feature = "cluster"))]
-    let placement = bowline::jobs::Placement::Local;
     let logged = Logged::new(job.read.max_doc_bytes, indicatif::ProgressBar::hidden());
     let progress = match args.tune.tune {
         true => super::tune::progress_bar(),

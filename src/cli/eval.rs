@@ -51,7 +51,6 @@ pub struct EvalArgs {
     pub input: InputArgs,
     #[command(flatten)]
     pub runtime: RuntimeArgs,
-    #[cfg(feature = "cluster")]
     #[command(flatten)]
     pub cluster: super::cluster::ClusterArgs,
 }
@@ -90,17 +89,11 @@ pub fn run(args: EvalArgs) -> Result<Outcome> {
 
 /// Where the model is evaluated: a multi-label model in this process whatever the cluster flags
 /// say, as `eval` always did; a single-label one across the cluster when they are given.
-#[cfg(feature = "cluster")]
 fn placement(args: &EvalArgs, classifier: &TextClassifier) -> Result<Placement> {
     if classifier.is_multi_label() {
         return Ok(Placement::Local);
     }
     args.cluster.placement()
-}
-
-#[cfg(not(feature = "cluster"))]
-fn placement(_: &EvalArgs, _: &TextClassifier) -> Result<Placement> {
-    Ok(Placement::Local)
 }
 
 /// Writes the HTML page when asked, prints the figures and warns of unknown labels.

@@ -6,6 +6,18 @@ mod choice;
 mod classify;
 #[cfg(feature = "cluster")]
 mod cluster;
+/// Without the cluster feature there are no cluster flags, and every command runs here.
+#[cfg(not(feature = "cluster"))]
+mod cluster {
+    #[derive(Debug, clap::Args)]
+    pub struct ClusterArgs {}
+
+    impl ClusterArgs {
+        pub fn placement(&self) -> bowline::Result<bowline::jobs::Placement> {
+            Ok(bowline::jobs::Placement::Local)
+        }
+    }
+}
 mod completions;
 mod cv;
 mod eval;

@@ -34,7 +34,6 @@ pub struct StatsArgs {
     pub analysis: AnalysisArgs,
     #[command(flatten)]
     pub runtime: RuntimeArgs,
-    #[cfg(feature = "cluster")]
     #[command(flatten)]
     pub cluster: super::cluster::ClusterArgs,
 }
@@ -50,10 +49,7 @@ pub fn run(args: StatsArgs) -> Result<Outcome> {
         |base| args.analysis.config_over(base),
         (read, pipeline),
     )?;
-    #[cfg(feature = "cluster")]
     let placement = args.cluster.placement()?;
-    #[cfg(not(feature = "cluster"))]
-    let placement = bowline::jobs::Placement::Local;
     let logged = Logged::new(job.read.max_doc_bytes, indicatif::ProgressBar::hidden());
     // In a cluster, process 0 alone has the figures, and writes them.
     if let Some(stats) = job.run(&placement, logged.note())? {

@@ -57,7 +57,6 @@ pub struct TrainArgs {
     pub weighting: VocabularyArgs,
     #[command(flatten)]
     pub runtime: RuntimeArgs,
-    #[cfg(feature = "cluster")]
     #[command(flatten)]
     pub cluster: super::cluster::ClusterArgs,
     /// In cluster mode, train the SVM by CoCoA+: each worker keeps the rows it read, and rounds
@@ -73,10 +72,7 @@ pub struct TrainArgs {
 pub fn run(args: TrainArgs) -> Result<Outcome> {
     let started = Instant::now();
     let job = job(&args)?;
-    #[cfg(feature = "cluster")]
     let placement = args.cluster.placement()?;
-    #[cfg(not(feature = "cluster"))]
-    let placement = bowline::jobs::Placement::Local;
     job.check(&placement)?;
     let logged = Logged::new(job.read.max_doc_bytes, ProgressBar::hidden());
     // A search shows its trials done as it goes.

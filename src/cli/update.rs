@@ -26,7 +26,6 @@ pub struct UpdateArgs {
     pub input: InputArgs,
     #[command(flatten)]
     pub runtime: RuntimeArgs,
-    #[cfg(feature = "cluster")]
     #[command(flatten)]
     pub cluster: super::cluster::ClusterArgs,
 }
@@ -34,10 +33,7 @@ pub struct UpdateArgs {
 /// Runs the command.
 pub fn run(args: UpdateArgs) -> Result<Outcome> {
     let update = Update::new(args.model, args.corpus, args.output)?;
-    #[cfg(feature = "cluster")]
     let placement = args.cluster.placement()?;
-    #[cfg(not(feature = "cluster"))]
-    let placement = bowline::jobs::Placement::Local;
     let opened = update.open(&placement)?;
     let read = args.input.labelled_options()?;
     let pipeline = args.runtime.start()?;

@@ -35,7 +35,6 @@ pub struct VectorizeArgs {
     pub weighting: VocabularyArgs,
     #[command(flatten)]
     pub runtime: RuntimeArgs,
-    #[cfg(feature = "cluster")]
     #[command(flatten)]
     pub cluster: super::cluster::ClusterArgs,
 }
