@@ -20,7 +20,8 @@
 //!
 //! Loading checks both CRC-32s, the sections' too, and that every array lies within the file:
 //! every byte is checked on every load, mapped or read, at the cost of reading the file once
-//! (some 10 ms for a 100 MB model). A truncated, corrupted, foreign or future file is recognised
+//! (measured: `classify` of one line with a 223 MB model took 163 ms instead of 20 ms with the
+//! file in the page cache, mostly in faulting in the mapped pages). A truncated, corrupted, foreign or future file is recognised
 //! from the header before any decoding, and each case gets its own message, naming the part
 //! that failed its checksum. Files are written atomically.
 //!
@@ -368,8 +369,8 @@ fn check_header(bytes: &[u8], path: &Path) -> Result<u32> {
 
 /// Checks format 6's sections, `length` bytes after the header: their CRC-32, and the header's
 /// zero bytes that align them. Every byte of a file is then covered by a check, the arrays too,
-/// so a flipped byte anywhere is found on loading (crc32fast reads some 10 GB/s: about 10 ms
-/// for a 100 MB model).
+/// so a flipped byte anywhere is found on loading, at the cost of reading every page of the file
+/// (see the module's documentation).
 fn check_sections(bytes: &[u8], length: usize) -> std::result::Result<(), String> {
     let sections = &bytes[HEADER_6..HEADER_6 + length];
     if crc32fast::hash(sections) != u64_at(&bytes[..36], 32) as u32 {
