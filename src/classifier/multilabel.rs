@@ -361,8 +361,8 @@ impl TextClassifier {
         let name = source.name.clone();
         let mut counts = MultiLabelCounts::new(self.model.labels.clone());
         let mut unlabelled = 0u64;
-        // Labels of the corpus that the model does not have; all of them, when none it has.
-        let mut unknown = std::collections::BTreeSet::new();
+        // The counts number the model's labels first, and a corpus's other labels after them.
+        let known = self.model.labels.len();
         let mut any_known = false;
         self.classify_scored(source, reading, |item, given| {
             let Some((given, scores)) = given else {
@@ -373,14 +373,8 @@ impl TextClassifier {
                 unlabelled += 1;
                 return Ok(());
             }
-            for label in truth.iter() {
-                if self.model.labels.iter().any(|known| known == label) {
-                    any_known = true;
-                } else {
-                    unknown.insert(label.to_string());
-                }
-            }
             let truth: Vec<usize> = truth.iter().map(|l| counts.label(l)).collect();
+            any_known |= truth.iter().any(|&id| id < known);
             let predicted: Vec<usize> = given.iter().map(|l| counts.label(&l.label)).collect();
             counts.add(&truth, &predicted);
             if let Some(table) = table.as_deref_mut() {
@@ -395,7 +389,11 @@ impl TextClassifier {
             return Err(Error::input(&name, message));
         }
         if !any_known {
-            let unknown: Vec<String> = unknown.into_iter().collect();
+            let labels = metrics.per_label.iter().map(|scores| &scores.label);
+            let mut unknown: Vec<&str> = (labels.filter(|l| !self.model.labels.contains(l)))
+                .map(String::as_str)
+                .collect();
+            unknown.sort_unstable();
             let message = format!(
                 "nothing to evaluate: none of its labels is a label of the model ({})",
                 unknown.join(", ")

@@ -42,9 +42,12 @@ impl Merge {
 /// checksums cover every byte) or that name a corpus in common in their provenance: merging
 /// them would count some documents twice.
 fn refuse_overlap(parts: &[(PathBuf, TextClassifier)]) -> Result<()> {
+    let fingerprints = (parts.iter())
+        .map(|(path, _)| Model::fingerprint(path))
+        .collect::<Result<Vec<_>>>()?;
     for (i, (a, first)) in parts.iter().enumerate() {
-        for (b, second) in &parts[i + 1..] {
-            let why = if Model::fingerprint(a)? == Model::fingerprint(b)? {
+        for (j, (b, second)) in parts.iter().enumerate().skip(i + 1) {
+            let why = if fingerprints[i] == fingerprints[j] {
                 "are the same model".to_string()
             } else {
                 let corpora = &second.model().info.corpora;
