@@ -133,3 +133,5 @@ pub use classifier::{Builder, Prediction, Reading, TextClassifier};
 pub use error::{Error, Result};
 pub use flow::Source;
 pub use model::{Kind, Model};
+#[cfg(feature = "serve")]
+pub use serve::{ServeConfig, Server};

@@ -10,13 +10,14 @@ use std::process::ExitCode;
 use clap::FromArgMatches;
 
 mod cli;
+mod memory;
 
 use cli::{Cli, Outcome};
 
 fn main() -> ExitCode {
     let cli = Cli::from_arg_matches(&cli::command().get_matches()).unwrap_or_else(|e| e.exit());
     let outcome = cli::run(cli);
-    cli::memory::skip_purging_at_exit();
+    memory::skip_purging_at_exit();
     match outcome {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,
         Ok(Outcome::Partial(failed)) => {

@@ -7,10 +7,9 @@ use clap::Args;
 
 use super::stream;
 use super::{choice, DecisionArgs, InputArgs, Outcome, RuntimeArgs};
-use bowline::corpus::InputFormat;
-use bowline::io::Output;
 use bowline::jobs::classify::{Choices, Classify, Documents};
-use bowline::jobs::{Placement, Sink};
+use bowline::jobs::settings::InputFormat;
+use bowline::jobs::Placement;
 use bowline::render::LineFormat;
 use bowline::{Result, TextClassifier};
 
@@ -54,7 +53,7 @@ pub struct ClassifyArgs {
 pub fn run(args: ClassifyArgs) -> Result<Outcome> {
     let mut inputs: Vec<&std::path::Path> = args.paths.iter().map(PathBuf::as_path).collect();
     inputs.push(&args.model);
-    bowline::io::refuse_overwriting_inputs(&args.output, &inputs)?;
+    bowline::jobs::check_output(&args.output, &inputs)?;
     let classifier = TextClassifier::load(&args.model)?;
     super::multilabel::refuse_decision_flags(&classifier, &args.decision)?;
     let choices = Choices {
@@ -63,7 +62,7 @@ pub fn run(args: ClassifyArgs) -> Result<Outcome> {
         top: args.top,
         explain: args.explain,
     };
-    let mut read = args.input.options()?;
+    let mut read = args.input.flags().options()?;
     // A folder given to classify holds unlabeled documents, not classes; a TSV line is
     // `id<TAB>text`, with no label to read.
     read.folder_format = InputFormat::Files;
@@ -92,20 +91,8 @@ pub fn run(args: ClassifyArgs) -> Result<Outcome> {
         progress_bar()
     };
     let logged = super::log::Logged::new(job.read.max_doc_bytes, progress.clone());
-    // Created first, so that an output that cannot be written stops the run before any work;
-    // in a cluster, process 0 alone writes.
-    let writes = placement.writes();
-    let mut output = writes.then(|| Output::create(&args.output)).transpose()?;
-    let mut discard = std::io::sink();
-    let sink: &mut dyn Sink = match output.as_mut() {
-        Some(output) => output,
-        None => &mut discard,
-    };
-    job.run(&placement, logged.note(), sink)?;
+    job.run_into(&placement, logged.note(), &args.output)?;
     progress.finish_and_clear();
-    if let Some(output) = output {
-        output.commit()?;
-    }
     let outcome = logged.finish(args.runtime.quiet, &placement)?;
     Ok(match stream.and_then(|s| s.interrupted_by()) {
         Some(signal) => Outcome::Interrupted(signal),

@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use clap::Args;
 
-use bowline::cluster::{read_host_file, Cluster};
+use bowline::jobs::settings::ClusterFlags;
+use bowline::jobs::Placement;
 use bowline::Result;
 
 /// Cluster mode: the same command started once per process, every process reading the same
@@ -41,36 +42,21 @@ pub struct ClusterArgs {
 }
 
 impl ClusterArgs {
-    /// Where the command runs: across the cluster when any cluster flag was given, else here.
-    pub fn placement(&self) -> Result<bowline::jobs::Placement> {
-        Ok(match self.cluster()? {
-            Some(cluster) => bowline::jobs::Placement::Cluster(cluster),
-            None => bowline::jobs::Placement::Local,
-        })
-    }
-
-    /// The cluster, when any cluster flag was given; with it, the watchdog is installed.
-    pub fn cluster(&self) -> Result<Option<Cluster>> {
-        let given = self.workers.is_some()
-            || self.processes.is_some()
-            || self.process.is_some()
-            || self.hostfile.is_some();
-        if !given {
-            return Ok(None);
+    /// Where the command runs: here, or across the cluster the flags describe, whose processes
+    /// stop when a peer is lost.
+    pub fn placement(&self) -> Result<Placement> {
+        let placement = ClusterFlags {
+            workers: self.workers,
+            processes: self.processes,
+            process: self.process,
+            hostfile: self.hostfile.clone(),
+            connect_timeout: Duration::from_secs(self.connect_timeout),
         }
-        let addresses = self.hostfile.as_deref().map(read_host_file).transpose()?;
-        let processes = self
-            .processes
-            .unwrap_or_else(|| addresses.as_ref().map_or(1, Vec::len));
-        let mut cluster = Cluster::new(
-            self.workers.unwrap_or(1),
-            processes,
-            self.process.unwrap_or(0),
-            addresses,
-        )?;
-        cluster.connect_timeout = Duration::from_secs(self.connect_timeout);
-        stop_when_a_peer_is_lost();
-        Ok(Some(cluster))
+        .placement()?;
+        if placement.process().is_some() {
+            stop_when_a_peer_is_lost();
+        }
+        Ok(placement)
     }
 }
 

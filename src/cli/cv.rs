@@ -48,13 +48,14 @@ pub struct CvArgs {
 pub fn run(args: CvArgs) -> Result<Outcome> {
     let kind = args.model.choice(Kind::Svm);
     let svm_seed = (kind == Kind::Svm).then_some(args.seed).flatten();
-    let analysis = args.analysis.config_over(&kind.default_analysis())?;
-    let config = args.weighting.config_over(&kind.default_vectorizer())?;
     let seed = args.seed.unwrap_or(1);
+    let flags = (&args.analysis, &kind.default_analysis());
     let job = Cv {
-        builder: args.model.builder(kind, analysis, config, svm_seed)?,
+        builder: args
+            .model
+            .builder(kind, flags, args.weighting.flags(), svm_seed)?,
         corpus: args.corpus.clone(),
-        read: args.input.labelled_options()?,
+        read: args.input.flags().labelled_options()?,
         pipeline: args.runtime.start()?,
         folds: args.folds,
         seed,

@@ -61,13 +61,13 @@ pub fn run(args: EvalArgs) -> Result<Outcome> {
     super::multilabel::refuse_decision_flags(&classifier, &args.decision)?;
     let decision = args.decision.decision(classifier.labels())?;
     if let Some(page) = &args.html {
-        bowline::io::refuse_overwriting_inputs(page, &[&args.model, &args.corpus])?;
+        bowline::jobs::check_output(page, &[&args.model, &args.corpus])?;
     }
     let job = Eval {
         classifier: &classifier,
         model: args.model.clone(),
         corpus: args.corpus.clone(),
-        read: args.input.labelled_options()?,
+        read: args.input.flags().labelled_options()?,
         pipeline: args.runtime.start()?,
         decision,
         keep_scores: args.curves || args.html.is_some(),
@@ -99,8 +99,7 @@ fn placement(args: &EvalArgs, classifier: &TextClassifier) -> Result<Placement> 
 /// Writes the HTML page when asked, prints the figures and warns of unknown labels.
 fn report(args: &EvalArgs, view: &EvalView) -> Result<()> {
     if let Some(path) = &args.html {
-        let html = view.page();
-        bowline::io::write_atomically(path, |out| std::io::Write::write_all(out, html.as_bytes()))?;
+        bowline::jobs::write_file(path, &view.page())?;
     }
     let shown = match args.json {
         true => view.json(args.curves)?,

@@ -33,9 +33,13 @@ pub struct IndexArgs {
 /// Runs the command.
 pub fn run(args: IndexArgs) -> Result<Outcome> {
     let started = std::time::Instant::now();
-    let read = args.input.options()?;
+    let read = args.input.flags().options()?;
     let pipeline = args.runtime.start()?;
-    let analysis = args.analysis.any_set().then(|| args.analysis.config());
+    let analysis = args
+        .analysis
+        .flags()
+        .any_set()
+        .then(|| args.analysis.flags().config());
     let job = Index {
         corpus: args.corpus,
         index: args.index.clone(),

@@ -14,12 +14,9 @@ use indicatif::ProgressBar;
 use super::log::Logged;
 use super::stream;
 use super::{choice, AnalysisArgs, InputArgs, Outcome, RuntimeArgs, VocabularyArgs};
-use bowline::analyze::AnalyzerConfig;
-use bowline::jobs::learn::{Checkpoints, Given, Heard, Learn, Overrides};
+use bowline::jobs::learn::{Checkpoints, Given, Heard, Learn};
 use bowline::jobs::Placement;
-use bowline::model::Kind;
-use bowline::vectorize::VectorizerConfig;
-use bowline::Result;
+use bowline::{Kind, Result};
 
 /// Flags of `bowline learn`.
 #[derive(Debug, Args)]
@@ -63,29 +60,8 @@ pub struct LearnArgs {
     pub runtime: RuntimeArgs,
 }
 
-/// The analysis and weighting flags, over a new model's defaults or an existing model's
-/// settings.
-struct Flags<'a> {
-    analysis: &'a AnalysisArgs,
-    weighting: &'a VocabularyArgs,
-}
-
-impl Overrides for Flags<'_> {
-    fn analysis(&self, base: &AnalyzerConfig) -> Result<AnalyzerConfig> {
-        self.analysis.config_over(base)
-    }
-
-    fn vectorizer(&self, base: &VectorizerConfig) -> Result<VectorizerConfig> {
-        self.weighting.config_over(base)
-    }
-}
-
 /// Runs the command.
 pub fn run(args: LearnArgs) -> Result<Outcome> {
-    let flags = Flags {
-        analysis: &args.analysis,
-        weighting: &args.weighting,
-    };
     let job = Learn {
         model: args.model.clone(),
         corpus: "stdin".into(),
@@ -94,14 +70,15 @@ pub fn run(args: LearnArgs) -> Result<Outcome> {
             alpha: args.alpha,
             multi_label: args.multi_label,
             min_labels: args.min_labels,
-            overrides: &flags,
+            analysis: args.analysis.flags(),
+            vocabulary: args.weighting.flags(),
         },
         checkpoints: Checkpoints::every(args.checkpoint_every),
         prequential: args.prequential,
         window: args.window,
     };
     let opened = job.open()?;
-    let read = args.input.labelled_options()?;
+    let read = args.input.flags().labelled_options()?;
     let pipeline = args.runtime.start()?;
     let stream = stream::stdin(&read, pipeline.batch_size)?;
     let logged = Logged::new(read.max_doc_bytes, ProgressBar::hidden());
@@ -123,13 +100,7 @@ pub fn run(args: LearnArgs) -> Result<Outcome> {
     )?;
     let outcome = logged.finish(args.runtime.quiet, &Placement::Local)?;
     if !args.runtime.quiet {
-        eprintln!(
-            "bowline: learned {} documents: {} classes, {} terms -> {}",
-            learned.learned,
-            learned.classes,
-            learned.terms,
-            args.model.display()
-        );
+        eprintln!("bowline: {}", learned.summary(&args.model));
     }
     Ok(match (stream.interrupted_by(), outcome) {
         (Some(signal), _) => Outcome::Interrupted(signal),

@@ -2,36 +2,37 @@
 //! as `bowline::render::reading` words them; `-q` silences every message that does not stop the
 //! run, `-v` prints every warning.
 
-use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::OnceLock;
 
-use bowline::corpus::Entry;
-use bowline::pipeline::{StageObserver, StageStats};
+use bowline::jobs::settings::Entry;
+use bowline::jobs::settings::{StageObserver, StageStats};
 use bowline::render::reading::{ReadReport, Verbosity};
 
 use super::Outcome;
 
-const QUIET: u8 = 0;
-const NORMAL: u8 = 1;
-const VERBOSE: u8 = 2;
-
 /// How much the run prints, from `-q` and `-v`; set once, before any input is read.
-static LEVEL: AtomicU8 = AtomicU8::new(NORMAL);
+static LEVEL: OnceLock<Verbosity> = OnceLock::new();
 
 /// Sets how much the run prints.
 pub fn set_level(quiet: bool, verbose: bool) {
     let level = match (quiet, verbose) {
-        (true, _) => QUIET,
-        (false, true) => VERBOSE,
-        (false, false) => NORMAL,
+        (true, _) => Verbosity::Quiet,
+        (false, true) => Verbosity::Verbose,
+        (false, false) => Verbosity::Normal,
     };
-    LEVEL.store(level, Ordering::Relaxed);
+    // A second setting (a command that starts two pipelines) gives the same level.
+    let _ = LEVEL.set(level);
+}
+
+/// How much of its reading the run shows.
+fn verbosity() -> Verbosity {
+    LEVEL.get().copied().unwrap_or_default()
 }
 
 /// Where a run that could not read some inputs sends the user for the errors: above, unless
 /// `-q` kept them from being printed.
 pub fn where_errors_are() -> &'static str {
-    if LEVEL.load(Ordering::Relaxed) == QUIET {
+    if verbosity() == Verbosity::Quiet {
         "run without -q to see why"
     } else {
         "see the errors above"
@@ -44,7 +45,7 @@ static STAGES: OnceLock<StageObserver> = OnceLock::new();
 
 /// What a pipeline configuration reports its runs to: the run's observer when it is verbose.
 pub fn stage_observer() -> Option<StageObserver> {
-    let verbose = LEVEL.load(Ordering::Relaxed) == VERBOSE;
+    let verbose = verbosity() == Verbosity::Verbose;
     verbose.then(|| STAGES.get_or_init(StageObserver::default).clone())
 }
 
@@ -66,7 +67,7 @@ pub fn print_stage_totals() {
 /// Prints a message that does not stop the run (a warning, an error on one input), unless the
 /// run is quiet.
 pub fn warn(message: &str) {
-    if LEVEL.load(Ordering::Relaxed) != QUIET {
+    if verbosity() != Verbosity::Quiet {
         eprintln!("bowline: {message}");
     }
 }
@@ -126,15 +127,6 @@ impl Logged {
     }
 }
 
-/// How much of its reading the run shows, from `-q` and `-v`.
-fn verbosity() -> Verbosity {
-    match LEVEL.load(Ordering::Relaxed) {
-        QUIET => Verbosity::Quiet,
-        VERBOSE => Verbosity::Verbose,
-        _ => Verbosity::Normal,
-    }
-}
-
 /// Prints one message: above the progress bar, through its own print path, when it is drawn,
 /// so that the message and the bar never cut across each other.
 fn print_through(bar: &indicatif::ProgressBar, line: &str) {
@@ -148,7 +140,7 @@ fn print_through(bar: &indicatif::ProgressBar, line: &str) {
 
 #[cfg(test)]
 mod tests {
-    use bowline::corpus::{Document, Entry};
+    use bowline::jobs::settings::{Document, Entry};
     use bowline::jobs::Placement;
     use indicatif::{InMemoryTerm, ProgressBar, ProgressDrawTarget, ProgressStyle};
 

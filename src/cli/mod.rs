@@ -26,7 +26,6 @@ mod index;
 mod inspect;
 mod learn;
 pub mod log;
-pub mod memory;
 mod merge;
 mod multilabel;
 mod output;
@@ -46,22 +45,8 @@ use choice::choice;
 use clap::{Parser, Subcommand};
 
 pub use args::{AnalysisArgs, DecisionArgs, InputArgs, RuntimeArgs, VocabularyArgs, WeightingArgs};
-pub use classify::ClassifyArgs;
-pub use cv::CvArgs;
-pub use eval::EvalArgs;
-pub use export::ExportArgs;
-pub use index::IndexArgs;
-pub use inspect::InspectArgs;
-pub use learn::LearnArgs;
-pub use merge::MergeArgs;
 pub use output::Outcome;
 pub(crate) use output::{on_terminal, print_or_quiet};
-pub use rank::RankArgs;
-pub use select::SelectArgs;
-pub use stats::StatsArgs;
-pub use train::TrainArgs;
-pub use update::UpdateArgs;
-pub use vectorize::VectorizeArgs;
 
 use bowline::Result;
 
@@ -85,41 +70,41 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Turn a corpus into a sparse matrix in svmlight format, with its vocabulary.
-    Vectorize(VectorizeArgs),
+    Vectorize(vectorize::VectorizeArgs),
     /// Train a classifier on a labelled corpus and save it as a model file.
-    Train(TrainArgs),
+    Train(train::TrainArgs),
     /// Measure a model on a labelled corpus: accuracy, per-class figures, confusion matrix.
-    Eval(EvalArgs),
+    Eval(eval::EvalArgs),
     /// Label unlabeled files, folder trees, or a stream of documents on stdin with a model.
-    Classify(ClassifyArgs),
+    Classify(classify::ClassifyArgs),
     /// Add labelled documents to a model without retraining from scratch.
-    Update(UpdateArgs),
+    Update(update::UpdateArgs),
     /// Learn labelled documents streamed on stdin into a naive Bayes model, with checkpoints
     /// and optional test-then-train (prequential) evaluation.
-    Learn(LearnArgs),
+    Learn(learn::LearnArgs),
     /// Combine models trained on disjoint shards of a corpus: naive Bayes exactly, SVMs by
     /// averaging.
-    Merge(MergeArgs),
+    Merge(merge::MergeArgs),
     /// Rank the terms of a labelled corpus by χ², information gain, mutual information or
     /// document frequency.
-    Rank(RankArgs),
+    Rank(rank::RankArgs),
     /// Stratified k-fold cross-validation of a classifier: per-fold figures, mean and spread.
-    Cv(CvArgs),
+    Cv(cv::CvArgs),
     /// Greedy forward feature selection against a dev split, and a model on the selected
     /// features.
-    Select(SelectArgs),
+    Select(select::SelectArgs),
     /// Figures about a corpus: classes, lengths, vocabulary, Zipf's and Heaps' laws, typical
     /// terms; as tables, JSON, or an HTML page with charts.
-    Stats(StatsArgs),
+    Stats(stats::StatsArgs),
     /// Keep a corpus in a tantivy index analyzed by bowline's analyzer, for `stats`, `train`
     /// and the nearest-neighbour classifier.
-    Index(IndexArgs),
+    Index(index::IndexArgs),
     /// Show a model: its kind and classes, analysis and weighting, training figures, tuned
     /// settings, and each class's top terms.
-    Inspect(InspectArgs),
+    Inspect(inspect::InspectArgs),
     /// Write a model as JSON (vocabulary, idf, weights or counts) for other tools to read.
     #[command(long_about = export::SCHEMA)]
-    Export(ExportArgs),
+    Export(export::ExportArgs),
     /// Serve models over HTTP: classify, learn and reload, with status and metrics.
     #[cfg(feature = "serve")]
     Serve(serve::ServeArgs),

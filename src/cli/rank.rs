@@ -7,9 +7,9 @@ use clap::Args;
 use super::log::Logged;
 use super::{choice, AnalysisArgs, InputArgs, Outcome, RuntimeArgs};
 use bowline::jobs::rank::Rank;
+use bowline::jobs::settings::RankBy;
 use bowline::jobs::Placement;
 use bowline::render::{ranking_json, ranking_table};
-use bowline::select::RankBy;
 use bowline::Result;
 
 /// Flags of `bowline rank`.
@@ -44,15 +44,15 @@ pub struct RankArgs {
 pub fn run(args: RankArgs) -> Result<Outcome> {
     let job = Rank {
         corpus: args.corpus,
-        analysis: args.analysis.config_over(&Default::default())?,
+        analysis: args.analysis.flags().config_over(&Default::default())?,
         by: args.by,
         per_class: args.per_class,
         top: args.top,
         min_df: args.min_df,
-        read: args.input.labelled_options()?,
+        read: args.input.flags().labelled_options()?,
         pipeline: args.runtime.start()?,
     };
-    super::memory::prepare_for(&job.analysis);
+    crate::memory::prepare_for(&job.analysis);
     let logged = Logged::new(job.read.max_doc_bytes, indicatif::ProgressBar::hidden());
     let listings = job.run(logged.note())?;
     let shown = if args.json {

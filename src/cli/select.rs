@@ -12,9 +12,9 @@ use super::log::Logged;
 use super::train::{report_unconverged, ClassifierArgs};
 use super::{choice, AnalysisArgs, InputArgs, Outcome, RuntimeArgs, WeightingArgs};
 use bowline::jobs::select::Select;
+use bowline::jobs::settings::{Greedy, Metric, RankBy};
 use bowline::jobs::Placement;
 use bowline::render::{left_out, SelectionReport};
-use bowline::select::{Greedy, Metric, RankBy};
 use bowline::{Kind, Result};
 
 /// Flags of `bowline select`.
@@ -85,7 +85,7 @@ pub struct SelectArgs {
 pub fn run(args: SelectArgs) -> Result<Outcome> {
     let mut inputs = vec![args.corpus.as_path()];
     inputs.extend(args.dev.iter().chain(&args.test).map(|p| p.as_path()));
-    bowline::io::refuse_overwriting_inputs(&args.output, &inputs)?;
+    bowline::jobs::check_output(&args.output, &inputs)?;
     let kind = args.model.choice(Kind::Mnb);
     let svm_seed = (kind == Kind::Svm).then_some(args.seed).flatten();
     let greedy = Greedy {
@@ -94,20 +94,21 @@ pub fn run(args: SelectArgs) -> Result<Outcome> {
         tol: args.tol,
         patience: args.patience,
     };
-    let analysis = args.analysis.config_over(&kind.default_analysis())?;
-    let config = args.weighting.config_over(&kind.default_vectorizer())?;
+    let flags = (&args.analysis, &kind.default_analysis());
     let job = Select {
         corpus: args.corpus.clone(),
         dev: args.dev.clone(),
         test: args.test.clone(),
-        builder: args.model.builder(kind, analysis, config, svm_seed)?,
+        builder: args
+            .model
+            .builder(kind, flags, args.weighting.flags().into(), svm_seed)?,
         greedy,
         candidates: args.candidates,
         rank_by: args.rank_by,
         dev_split: args.dev_split,
         seed: args.seed.unwrap_or(1),
         refit: args.refit,
-        read: args.input.labelled_options()?,
+        read: args.input.flags().labelled_options()?,
         pipeline: args.runtime.start()?,
     };
     let logged = Logged::new(job.read.max_doc_bytes, indicatif::ProgressBar::hidden());
@@ -120,26 +121,20 @@ pub fn run(args: SelectArgs) -> Result<Outcome> {
     for (path, unknown) in &outcome.left_out {
         super::log::warn(&left_out(path, *unknown));
     }
-    let model = outcome.model.model();
-    report_unconverged(&model.classifier, &model.labels);
+    report_unconverged(outcome.model.model());
     outcome.model.save(&args.output)?;
     let report = SelectionReport::new(&outcome, args.metric, args.rank_by);
     if let Some(path) = &args.report {
-        write(path, &report.json()?)?;
+        bowline::jobs::write_file(path, &report.json()?)?;
     }
     if let Some(path) = &args.plot {
-        write(path, &report.curve())?;
+        bowline::jobs::write_file(path, &report.curve())?;
     }
     let finished = logged.finish(args.runtime.quiet, &Placement::Local)?;
     if !args.runtime.quiet {
         eprintln!("bowline: {}", report.summary(&args.output));
     }
     Ok(finished)
-}
-
-/// Writes `text` to the file at `path`, whole or not at all.
-fn write(path: &std::path::Path, text: &str) -> Result<()> {
-    bowline::io::write_atomically(path, |out| std::io::Write::write_all(out, text.as_bytes()))
 }
 
 /// Steps done on stderr when it is a terminal, hidden otherwise.

@@ -1,5 +1,5 @@
 //! `bowline serve`: flags → [`ServeConfig`], a tokio runtime, the signals, and
-//! [`bowline::serve::Server`].
+//! [`bowline::Server`].
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -8,8 +8,8 @@ use clap::Args;
 use tokio::signal::unix::{signal, SignalKind};
 
 use super::Outcome;
-use bowline::serve::{named, Checkpoints, ServeConfig, Server};
-use bowline::{Error, Result};
+use bowline::jobs::learn::Checkpoints;
+use bowline::{Error, Result, ServeConfig, Server};
 
 /// Flags of `bowline serve`.
 #[derive(Debug, Args)]
@@ -60,7 +60,7 @@ impl ServeArgs {
         let models = self
             .models
             .iter()
-            .map(|m| named(m))
+            .map(|m| ServeConfig::named_model(m))
             .collect::<Result<_>>()?;
         let timeout = seconds(self.timeout, "--timeout")?;
         if timeout.is_zero() || self.max_batch == 0 || self.max_body_bytes == 0 {

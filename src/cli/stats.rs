@@ -1,6 +1,5 @@
 //! `bowline stats`: figures about a corpus before classifying it, as tables, JSON or HTML.
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -40,13 +39,13 @@ pub struct StatsArgs {
 
 /// Runs the command.
 pub fn run(args: StatsArgs) -> Result<Outcome> {
-    let read = args.input.options()?;
-    super::memory::return_freed_pages_at_once();
+    let read = args.input.flags().options()?;
+    crate::memory::return_freed_pages_at_once();
     let pipeline = args.runtime.start()?;
     let job = Stats::new(
         args.corpora.clone(),
         args.index.clone(),
-        |base| args.analysis.config_over(base),
+        |base| args.analysis.flags().config_over(base),
         (read, pipeline),
     )?;
     let placement = args.cluster.placement()?;
@@ -55,7 +54,7 @@ pub fn run(args: StatsArgs) -> Result<Outcome> {
     if let Some(stats) = job.run(&placement, logged.note())? {
         if let Some(path) = &args.html {
             let page = corpus_page(&stats, &args.corpora, args.index.as_deref());
-            bowline::io::write_atomically(path, |out| out.write_all(page.as_bytes()))?;
+            bowline::jobs::write_file(path, &page)?;
         }
         let shown = if args.json {
             corpus_json(&stats)?

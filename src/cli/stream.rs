@@ -2,7 +2,7 @@
 //! the command processes and writes what is in flight, saves what it must, and exits with status
 //! 128 + the signal number. A second signal exits at once.
 
-use bowline::corpus::ReadOptions;
+use bowline::jobs::settings::ReadOptions;
 use bowline::jobs::stream::{Stopper, Stream};
 use bowline::{Error, Result};
 

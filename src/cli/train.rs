@@ -9,14 +9,13 @@ use indicatif::ProgressBar;
 use super::log::Logged;
 use super::tune::TuneArgs;
 use super::{choice, AnalysisArgs, InputArgs, Outcome, RuntimeArgs, VocabularyArgs};
-use bowline::analyze::AnalyzerConfig;
-use bowline::jobs::train::{Made, Passes, Settings, Train, Trained};
-use bowline::model::{Classifier, Kind};
+use bowline::jobs::settings::{InputFormat, SVM_ONLY};
+use bowline::jobs::train::{source, Made, Passes, Settings, Train, Trained};
 use bowline::render::training::{model_lines, trained_text};
-use bowline::{Error, Result};
+use bowline::{Error, Kind, Model, Result};
 
 pub use super::trainer::ClassifierArgs;
-use super::trainer::{MultiLabelArgs, SVM_ONLY};
+use super::trainer::MultiLabelArgs;
 
 /// Flags of `bowline train`.
 #[derive(Debug, Args)]
@@ -125,7 +124,7 @@ fn job(args: &TrainArgs) -> Result<Train> {
         .chain(&args.index)
         .map(|p| p.as_path())
         .collect();
-    bowline::io::refuse_overwriting_inputs(&args.output, &inputs)?;
+    bowline::jobs::check_output(&args.output, &inputs)?;
     let kind = args.model.choice(Kind::Svm);
     if args.seed.is_some() && kind != Kind::Svm {
         return Err(Error::Config(SVM_ONLY.into()));
@@ -135,13 +134,14 @@ fn job(args: &TrainArgs) -> Result<Train> {
             "--tune searches single-label settings; train a multi-label model without it".into(),
         ));
     }
-    let (corpus, analysis) = source(args, kind)?;
-    let analysis = args.analysis.config_over(&analysis)?;
-    let config = args.weighting.config_over(&kind.default_vectorizer())?;
-    let builder = args.model.builder(kind, analysis, config, args.seed)?;
-    let mut read = args.input.labelled_options()?;
+    let (corpus, analysis) = source(args.corpus.as_deref(), args.index.as_deref(), kind)?;
+    let flags = (&args.analysis, &analysis);
+    let builder = args
+        .model
+        .builder(kind, flags, args.weighting.flags(), args.seed)?;
+    let mut read = args.input.flags().labelled_options()?;
     if args.index.is_some() {
-        read.format = Some(bowline::corpus::InputFormat::Index);
+        read.format = Some(InputFormat::Index);
     }
     read.merge_folders = args.multi.multi_label;
     let seed = args.seed.unwrap_or(1);
@@ -153,7 +153,7 @@ fn job(args: &TrainArgs) -> Result<Train> {
         },
     };
     Ok(Train {
-        corpus: corpus.to_path_buf(),
+        corpus,
         builder,
         read,
         pipeline: args.runtime.start()?,
@@ -164,66 +164,27 @@ fn job(args: &TrainArgs) -> Result<Train> {
     })
 }
 
-/// What to train on, and the analysis to start from: a corpus index with its own analysis, or a
-/// corpus with the classifier's default analysis.
-fn source(args: &TrainArgs, kind: Kind) -> Result<(&Path, AnalyzerConfig)> {
-    match (&args.index, &args.corpus) {
-        (Some(dir), _) => Ok((dir, bowline::index::analysis(dir)?)),
-        (None, Some(path)) => Ok((path, kind.default_analysis())),
-        (None, None) => Err(Error::Config("give a CORPUS or --index DIR".into())),
-    }
-}
-
 /// Warns of the classes whose SVM did not converge, and writes the model to `output`.
 fn keep(trained: &Trained, output: &Path) -> Result<()> {
-    let model = trained.classifier().model();
-    report_unconverged(&model.classifier, &model.labels);
+    report_unconverged(trained.classifier().model());
     trained.classifier().save(output)
 }
 
 /// What was trained, on what, how fast, and where it went.
 fn trained_line(trained: &Trained, output: &Path, started: Instant) -> String {
-    let on = match &trained.made {
-        #[cfg(feature = "cluster")]
-        Made::InCluster(cluster) => format!(
-            "{} documents across {} processes of {} workers ({})",
-            trained.documents(),
-            cluster.processes,
-            cluster.workers,
-            exchanged(&cluster.exchange)
-        ),
-        _ => format!("{} documents", trained.documents()),
-    };
     let seconds = started.elapsed().as_secs_f64();
-    trained_text(trained.classifier().model(), &on, output, seconds)
-}
-
-/// What a cluster's training exchanged, as the report says it.
-#[cfg(feature = "cluster")]
-fn exchanged(exchange: &bowline::jobs::train::Exchange) -> String {
-    use bowline::jobs::train::Exchange;
-    match exchange {
-        Exchange::Gathered { bytes, method } => format!("{bytes} bytes of {method} gathered"),
-        Exchange::Cocoa {
-            round_bytes,
-            vocabulary_bytes,
-            dual_objective,
-        } => {
-            let rounds = round_bytes.len();
-            let bytes: u64 = round_bytes.iter().sum();
-            format!(
-                "CoCoA+ in {rounds} rounds, {bytes} bytes exchanged, {} a round on average \
-                 and {vocabulary_bytes} for the vocabulary; dual objective {dual_objective:.9e}",
-                bytes / rounds.max(1) as u64,
-            )
-        }
-    }
+    trained_text(
+        trained.classifier().model(),
+        &trained.trained_on(),
+        output,
+        seconds,
+    )
 }
 
 /// Reports the classes whose SVM, if the classifier is or wraps one, stopped at the iteration
 /// cap.
-pub(super) fn report_unconverged(classifier: &Classifier, classes: &[String]) {
-    for warning in bowline::render::training::unconverged(classifier, classes) {
+pub(super) fn report_unconverged(model: &Model) {
+    for warning in bowline::render::training::unconverged(&model.classifier, &model.labels) {
         super::log::warn(&warning);
     }
 }

@@ -4,13 +4,12 @@
 use clap::Args;
 
 use super::choice::choice;
-use bowline::analyze::AnalyzerConfig;
-use bowline::classifier::MultiLabelOptions;
-use bowline::model::{
-    Kind, KnnParams, Loss, Params, Priors, Similarity, Smoothing, SvmParams, Trainer,
+use super::AnalysisArgs;
+use bowline::jobs::settings::{
+    AnalyzerConfig, ClassifierFlags, Loss, MultiLabelOptions, Priors, Similarity, Smoothing,
+    VocabularyFlags,
 };
-use bowline::vectorize::{VectorizerConfig, Weighting};
-use bowline::{Builder, Error, Result};
+use bowline::{Builder, Kind, Result};
 
 /// Similarity choices for k-NN.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -101,96 +100,47 @@ impl MultiLabelArgs {
     }
 }
 
-/// The error for an SVM flag given with another classifier.
-pub const SVM_ONLY: &str =
-    "--c, --loss, --tolerance, --max-iterations, --seed, --reservoir and --calibrate are SVM flags";
-/// The error for a k-NN flag given with another classifier.
-const KNN_ONLY: &str = "--k and --similarity are k-NN flags";
-
 impl ClassifierArgs {
     /// The chosen classifier, or `default`.
     pub fn choice(&self, default: Kind) -> Kind {
         self.classifier.unwrap_or(default)
     }
 
-    /// The validated trainer for `choice`; `seed` is the SVM's (the other classifiers take
-    /// none, and `train` refuses one with them); `weighting` is the vectorizer's, which k-NN
-    /// applies to its training counts.
-    pub fn trainer(
-        &self,
-        choice: Kind,
-        seed: Option<u64>,
-        weighting: Weighting,
-    ) -> Result<Trainer> {
-        self.refuse_foreign_flags(choice)?;
-        let (svm, knn) = (SvmParams::default(), KnnParams::default());
-        let params = Params {
+    /// The settings as the library takes them.
+    fn flags(&self) -> ClassifierFlags {
+        ClassifierFlags {
             alpha: self.alpha,
             priors: match self.priors {
                 PriorChoice::Learned => Priors::Learned,
                 PriorChoice::Uniform => Priors::Uniform,
             },
-            svm: SvmParams {
-                loss: self.loss.unwrap_or(svm.loss),
-                c: self.c.unwrap_or(svm.c),
-                tolerance: self.tolerance.unwrap_or(svm.tolerance),
-                max_iterations: self.max_iterations.unwrap_or(svm.max_iterations),
-                seed: seed.unwrap_or(svm.seed),
-                reservoir: self.reservoir.unwrap_or(svm.reservoir),
-            },
+            c: self.c,
+            loss: self.loss,
+            tolerance: self.tolerance,
+            max_iterations: self.max_iterations,
+            reservoir: self.reservoir,
             calibrate: self.calibrate,
-            knn: KnnParams {
-                k: self.k.unwrap_or(knn.k),
-                similarity: match self.similarity {
-                    None => knn.similarity,
-                    Some(SimilarityChoice::Cosine) => Similarity::Cosine,
-                    Some(SimilarityChoice::Bm25) => Similarity::bm25(),
-                },
-            },
-        };
-        choice.trainer(&params, weighting)
+            k: self.k,
+            similarity: self.similarity.map(|choice| match choice {
+                SimilarityChoice::Cosine => Similarity::Cosine,
+                SimilarityChoice::Bm25 => Similarity::bm25(),
+            }),
+        }
     }
 
-    /// The builder of `kind` that the flags describe, over `analysis` and `vectorizer` (read from
-    /// their own flags), with the allocator prepared for the analysis; `seed` is the SVM's.
+    /// The builder of `kind` that the flags describe: `analysis` over `base` (the kind's default
+    /// analysis, or an index's), `weighting` over the kind's default, with the allocator prepared
+    /// for the analysis; `seed` is the SVM's.
     pub fn builder(
         &self,
         kind: Kind,
-        analysis: AnalyzerConfig,
-        vectorizer: VectorizerConfig,
+        (analysis, base): (&AnalysisArgs, &AnalyzerConfig),
+        weighting: VocabularyFlags,
         seed: Option<u64>,
     ) -> Result<Builder> {
-        if kind == Kind::Knn && vectorizer.ngram_weight != 1.0 {
-            return Err(Error::Config(
-                "--ngram-weight does not apply to knn, which weighs its rows itself".into(),
-            ));
-        }
-        let trainer = self.trainer(kind, seed, vectorizer.weighting)?;
-        super::memory::prepare_for(&analysis);
-        Ok(Builder::new(kind)
-            .analysis(analysis)
-            .vectorizer(vectorizer)
-            .trainer(trainer))
-    }
-
-    /// Refuses the flags of the classifiers other than `choice`.
-    fn refuse_foreign_flags(&self, choice: Kind) -> Result<()> {
-        let svm_flags = self.c.is_some()
-            || self.loss.is_some()
-            || self.tolerance.is_some()
-            || self.max_iterations.is_some()
-            || self.reservoir.is_some()
-            || self.calibrate;
-        let knn_flags = self.k.is_some() || self.similarity.is_some();
-        if svm_flags && choice != Kind::Svm {
-            return Err(Error::Config(SVM_ONLY.into()));
-        }
-        if knn_flags && choice != Kind::Knn {
-            return Err(Error::Config(KNN_ONLY.into()));
-        }
-        if self.alpha.is_some() && choice.naive_bayes().is_none() {
-            return Err(Error::Config("--alpha is a naive Bayes flag".into()));
-        }
-        Ok(())
+        let analysis = analysis.flags().config_over(base)?;
+        let config = weighting.config_over(&kind.default_vectorizer())?;
+        crate::memory::prepare_for(&analysis);
+        self.flags().builder(kind, analysis, config, seed)
     }
 }

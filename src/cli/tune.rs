@@ -2,7 +2,7 @@
 
 use clap::Args;
 
-use bowline::classifier::{TuneOptions, TuneOutcome};
+use bowline::jobs::settings::{TuneOptions, TuneOutcome};
 use bowline::Result;
 
 /// The search's flags.

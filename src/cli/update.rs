@@ -35,16 +35,16 @@ pub fn run(args: UpdateArgs) -> Result<Outcome> {
     let update = Update::new(args.model, args.corpus, args.output)?;
     let placement = args.cluster.placement()?;
     let opened = update.open(&placement)?;
-    let read = args.input.labelled_options()?;
+    let read = args.input.flags().labelled_options()?;
     let pipeline = args.runtime.start()?;
     // Before the documents are read, as `train` does in either placement: counting n-grams
     // outgrows and replaces large tables, whose freed pages should go back at once.
-    super::memory::prepare_for(opened.analysis());
+    crate::memory::prepare_for(opened.analysis());
     let quiet = args.runtime.quiet;
     let logged = Logged::new(read.max_doc_bytes, indicatif::ProgressBar::hidden());
     if let Some(updated) = opened.run(&read, pipeline, &placement, logged.note())? {
         let model = updated.model();
-        report_unconverged(&model.classifier, &model.labels);
+        report_unconverged(model);
         updated.save()?;
         if !quiet {
             let summary =

@@ -6,8 +6,8 @@ use clap::Args;
 
 use super::log::Logged;
 use super::{AnalysisArgs, InputArgs, Outcome, RuntimeArgs, VocabularyArgs};
-use bowline::io::refuse_overwriting_inputs;
-use bowline::jobs::vectorize::{Event, Mode, Vectorize, Vectorized};
+use bowline::jobs::check_output;
+use bowline::jobs::vectorize::{Event, Mode, Vectorize};
 use bowline::jobs::Placement;
 use bowline::render::vectorized;
 use bowline::{Error, Result};
@@ -44,12 +44,12 @@ impl VectorizeArgs {
     fn job(self) -> Result<(Vectorize, Placement)> {
         let mut inputs = vec![self.corpus.as_path()];
         inputs.extend(self.use_vocab.as_deref());
-        refuse_overwriting_inputs(&self.output, &inputs)?;
+        check_output(&self.output, &inputs)?;
         if let Some(vocab) = &self.vocab {
-            refuse_overwriting_inputs(vocab, &inputs)?;
+            check_output(vocab, &inputs)?;
         }
         let mode = match &self.use_vocab {
-            Some(_) if self.analysis.any_set() || self.weighting.any_set() => {
+            Some(_) if self.analysis.flags().any_set() || self.weighting.flags().any_set() => {
                 return Err(Error::Config(
                     "--use-vocab takes analysis and weighting from the vocabulary file; \
                      drop the other analysis and weighting flags"
@@ -58,21 +58,18 @@ impl VectorizeArgs {
             }
             Some(path) => Mode::saved(path)?,
             None => Mode::Fit {
-                analysis: self.analysis.config()?,
-                config: self.weighting.config()?,
+                analysis: self.analysis.flags().config()?,
+                config: self.weighting.flags().config()?,
                 vocab: self.vocab,
             },
         };
-        #[cfg(feature = "cluster")]
         let placement = self.cluster.placement()?;
-        #[cfg(not(feature = "cluster"))]
-        let placement = Placement::Local;
         mode.check(&placement)?;
         let job = Vectorize {
             corpus: self.corpus,
             output: self.output,
             mode,
-            read: self.input.options()?,
+            read: self.input.flags().options()?,
             pipeline: self.runtime.start()?,
         };
         Ok((job, placement))
@@ -84,7 +81,7 @@ pub fn run(args: VectorizeArgs) -> Result<Outcome> {
     let (verbose, quiet) = (args.runtime.verbose, args.runtime.quiet);
     let (job, placement) = args.job()?;
     if let Mode::Fit { analysis, .. } = &job.mode {
-        super::memory::prepare_for(analysis);
+        crate::memory::prepare_for(analysis);
     }
     let output = job.output.clone();
     let logged = Logged::new(job.read.max_doc_bytes, indicatif::ProgressBar::hidden());
@@ -98,24 +95,7 @@ pub fn run(args: VectorizeArgs) -> Result<Outcome> {
     // The summary has never named the process, in a cluster either.
     let outcome = logged.finish(quiet, &Placement::Local)?;
     if !quiet {
-        let report = match &written {
-            Vectorized::Fitted {
-                vocabulary,
-                entries,
-            } => vectorized::fitted(
-                vocabulary.labels.len(),
-                &vocabulary.vectorizer,
-                *entries,
-                &output,
-            ),
-            Vectorized::Transformed {
-                vocabulary,
-                rows,
-                oov,
-            } => vectorized::transformed(*rows, *oov, &vocabulary.vectorizer, &output),
-            Vectorized::Counted => vectorized::COUNTED_FOR_PROCESS_0.into(),
-        };
-        eprintln!("bowline: {report}");
+        eprintln!("bowline: {}", written.summary(&output));
     }
     Ok(outcome)
 }

@@ -24,7 +24,7 @@ pub use exchange::{run, Gathered, Link, Settings};
 pub use hosts::read_host_file;
 pub use stats::stats;
 pub(crate) use svm::{train_svm, TrainedSvm};
-pub use train::{cross_validate, train, update, Method, Trained};
+pub use train::{cross_validate, train, update, Exchange, Method, Trained};
 
 use crate::corpus::Entry;
 use crate::error::{Error, Result};

@@ -245,3 +245,24 @@ pub fn cross_validate(
         .cross_validate_labelled(&labelled, folds, seed)
         .map(Some)
 }
+
+/// What a cluster's training sent between its workers.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Exchange {
+    /// The workers' partial models or counted documents, gathered on process 0.
+    Gathered {
+        /// Bytes sent to worker 0 of process 0, its own included.
+        bytes: u64,
+        /// What was gathered.
+        method: Method,
+    },
+    /// CoCoA+ rounds of weight changes.
+    Cocoa {
+        /// Bytes exchanged in each round.
+        round_bytes: Vec<u64>,
+        /// Bytes of the vocabulary phase.
+        vocabulary_bytes: u64,
+        /// The dual objective reached, summed over the classes.
+        dual_objective: f64,
+    },
+}

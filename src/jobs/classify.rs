@@ -2,11 +2,11 @@
 //! write one result per document in input order; and the answer to one text, as `serve` gives
 //! it. The same decisions and the same renderer serve both.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crossbeam_channel::Receiver;
 
-use super::{Note, Placement, Sink};
+use super::{Note, Output, Placement, Sink};
 use crate::classifier::{Explanation, ScoredLabel};
 use crate::corpus::{Entries, ReadOptions, Skip};
 use crate::error::Result;
@@ -53,6 +53,21 @@ pub struct Classify {
 }
 
 impl Classify {
+    /// Classifies every document where `placement` says into the file at `output` (`-` is
+    /// stdout), created before any work so that one that cannot be written stops the run first;
+    /// in a cluster, process 0 alone writes, and the file is whole or not there.
+    pub fn run_into(self, placement: &Placement, note: Note, output: &Path) -> Result<()> {
+        let mut output = placement
+            .writes()
+            .then(|| Output::create(output))
+            .transpose()?;
+        match output.as_mut() {
+            Some(output) => self.run(placement, note, output)?,
+            None => self.run(placement, note, &mut std::io::sink())?,
+        }
+        output.map_or(Ok(()), Output::commit)
+    }
+
     /// Classifies every document where `placement` says, telling `note` of each entry read and
     /// writing each result to `sink`, in input order.
     pub fn run(self, placement: &Placement, note: Note, sink: &mut dyn Sink) -> Result<()> {

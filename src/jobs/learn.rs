@@ -11,8 +11,9 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::Receiver;
 
+use super::settings::{AnalysisFlags, VocabularyFlags};
 use super::Note;
-use crate::analyze::{Analyzer, AnalyzerConfig};
+use crate::analyze::Analyzer;
 use crate::classifier::OnlineLearner;
 use crate::error::{Error, Result};
 use crate::eval::Prequential;
@@ -48,18 +49,9 @@ impl Checkpoints {
     }
 }
 
-/// How the settings given to a run apply over a base: a new model's defaults, or an existing
-/// model's own settings, which they must leave as they are.
-pub trait Overrides {
-    /// The analysis the settings make of `base`.
-    fn analysis(&self, base: &AnalyzerConfig) -> Result<AnalyzerConfig>;
-    /// The weighting the settings make of `base`.
-    fn vectorizer(&self, base: &VectorizerConfig) -> Result<VectorizerConfig>;
-}
-
 /// The settings a `learn` run was given, each `None` or `false` when not: a new model takes
 /// them over its kind's defaults, and an existing model must already have them.
-pub struct Given<'a> {
+pub struct Given {
     /// The classifier of a new model: mnb, cnb or bnb [default: mnb].
     pub kind: Option<Kind>,
     /// Smoothing of a new model [default: the kind's, or 0.01 for mnb].
@@ -68,18 +60,20 @@ pub struct Given<'a> {
     pub multi_label: bool,
     /// A new multi-label model gives every document at least this many labels [default: 1].
     pub min_labels: Option<u32>,
-    /// The analysis and weighting given.
-    pub overrides: &'a dyn Overrides,
+    /// The analysis given.
+    pub analysis: AnalysisFlags,
+    /// The weighting and vocabulary given.
+    pub vocabulary: VocabularyFlags,
 }
 
 /// A `learn` run.
-pub struct Learn<'a> {
+pub struct Learn {
     /// The model to continue, or to create when the file does not exist.
     pub model: PathBuf,
     /// What the stream is called in the model's record of its corpora.
     pub corpus: String,
     /// The settings given.
-    pub given: Given<'a>,
+    pub given: Given,
     /// When the model file is written before the end.
     pub checkpoints: Checkpoints,
     /// Classify each document before learning it.
@@ -110,7 +104,14 @@ pub struct Learned {
     pub terms: usize,
 }
 
-impl Learn<'_> {
+impl Learned {
+    /// What was learned into the model at `path`, as the program reports it.
+    pub fn summary(&self, path: &std::path::Path) -> String {
+        crate::render::training::learned(self.learned, self.classes, self.terms, path)
+    }
+}
+
+impl Learn {
     /// Takes the model's lock, held until the learn ends (a second writer waits), and opens the
     /// model, or starts one as the settings say.
     pub fn open(self) -> Result<Opened> {
@@ -139,15 +140,15 @@ impl Learn<'_> {
     /// must leave as they are.
     fn resume(&self) -> Result<OnlineLearner> {
         let model = Model::load(&self.model)?;
-        let (given, over) = (&self.given, self.given.overrides);
+        let given = &self.given;
         let analyzer = model.vectorizer.analyzer();
         let config = model.vectorizer.config();
         let unchanged = given.kind.is_none()
             && given.alpha.is_none()
             && given.min_labels.is_none()
             && (!given.multi_label || model.classifier.multi_label().is_some())
-            && over.analysis(analyzer)? == *analyzer
-            && over.vectorizer(config)? == *config;
+            && given.analysis.config_over(analyzer)? == *analyzer
+            && given.vocabulary.config_over(config)? == *config;
         let learner = OnlineLearner::resume(model, &self.model)?;
         if !unchanged {
             return Err(Error::input(
@@ -163,13 +164,13 @@ impl Learn<'_> {
     fn create(&self) -> Result<OnlineLearner> {
         let given = &self.given;
         let kind = given.kind.unwrap_or(Kind::Mnb);
-        let analysis = given.overrides.analysis(&kind.default_analysis())?;
+        let analysis = given.analysis.config_over(&kind.default_analysis())?;
         // A stream has no corpus to prune by: every term seen is kept.
         let defaults = VectorizerConfig {
             min_df: DfBound::Count(1),
             ..kind.default_vectorizer()
         };
-        let config = given.overrides.vectorizer(&defaults)?;
+        let config = given.vocabulary.config_over(&defaults)?;
         let alpha = given.alpha.unwrap_or(kind.default_alpha().value());
         match given.multi_label {
             true => {

@@ -29,6 +29,7 @@ pub mod learn;
 pub mod merge;
 pub mod rank;
 pub mod select;
+pub mod settings;
 pub mod stats;
 pub mod stream;
 pub mod train;
@@ -39,7 +40,7 @@ use std::sync::Arc;
 
 use crate::corpus::Entry;
 use crate::error::Result;
-use crate::io::Output;
+pub use crate::io::Output;
 
 /// Where a job runs: in this process, or across the processes of a cluster. Every job decides
 /// local or cluster by this value alone.
@@ -99,4 +100,15 @@ impl Sink for std::io::Sink {
     fn flush(&mut self) -> Result<()> {
         Ok(())
     }
+}
+
+/// Refuses an output that would overwrite one of a job's inputs or lie inside an input folder,
+/// before any work starts; `-` (stdout) is never refused.
+pub fn check_output(output: &std::path::Path, inputs: &[&std::path::Path]) -> Result<()> {
+    crate::io::refuse_overwriting_inputs(output, inputs)
+}
+
+/// Writes a rendered report to the file at `path`, whole or not at all.
+pub fn write_file(path: &std::path::Path, text: &str) -> Result<()> {
+    crate::io::write_atomically(path, |out| std::io::Write::write_all(out, text.as_bytes()))
 }

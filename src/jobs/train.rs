@@ -6,12 +6,13 @@
 use std::path::{Path, PathBuf};
 
 use super::{Note, Placement};
+use crate::analyze::AnalyzerConfig;
 use crate::choice::Choice;
 use crate::classifier::{Builder, Fitted, MultiLabelOptions, TuneOptions, TuneOutcome};
 use crate::corpus::{Entry, ReadOptions};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::flow::Source;
-use crate::model::{NaiveBayes, Smoothing};
+use crate::model::{Kind, NaiveBayes, Smoothing};
 use crate::pipeline::PipelineConfig;
 use crate::{Reading, TextClassifier};
 
@@ -113,6 +114,20 @@ pub struct Train {
     pub cocoa: bool,
 }
 
+/// The corpus to train on and the analysis to start from: a corpus index (`index`) with its own
+/// analysis, or a corpus with `kind`'s default analysis.
+pub fn source(
+    corpus: Option<&Path>,
+    index: Option<&Path>,
+    kind: Kind,
+) -> Result<(PathBuf, AnalyzerConfig)> {
+    match (index, corpus) {
+        (Some(dir), _) => Ok((dir.to_path_buf(), crate::index::analysis(dir)?)),
+        (None, Some(path)) => Ok((path.to_path_buf(), kind.default_analysis())),
+        (None, None) => Err(Error::Config("give a CORPUS or --index DIR".into())),
+    }
+}
+
 /// What a training made.
 #[derive(Debug)]
 pub struct Trained {
@@ -156,6 +171,20 @@ impl Trained {
             }
             #[cfg(feature = "cluster")]
             Made::InCluster(trained) => trained.classifier.model().vectorizer.n_docs() as usize,
+        }
+    }
+
+    /// What it was trained on, as the program reports it: the documents, and across a cluster
+    /// its processes and what they exchanged.
+    pub fn trained_on(&self) -> String {
+        match &self.made {
+            #[cfg(feature = "cluster")]
+            Made::InCluster(cluster) => crate::render::training::across_cluster(
+                self.documents(),
+                (cluster.processes, cluster.workers),
+                &cluster.exchange,
+            ),
+            _ => format!("{} documents", self.documents()),
         }
     }
 }
@@ -312,27 +341,8 @@ pub struct InCluster {
     pub exchange: Exchange,
 }
 
-/// What a cluster's training sent between its workers.
 #[cfg(feature = "cluster")]
-#[derive(Debug, Clone, PartialEq)]
-pub enum Exchange {
-    /// The workers' partial models or counted documents, gathered on process 0.
-    Gathered {
-        /// Bytes sent to worker 0 of process 0, its own included.
-        bytes: u64,
-        /// What was gathered.
-        method: crate::cluster::Method,
-    },
-    /// CoCoA+ rounds of weight changes.
-    Cocoa {
-        /// Bytes exchanged in each round.
-        round_bytes: Vec<u64>,
-        /// Bytes of the vocabulary phase.
-        vocabulary_bytes: u64,
-        /// The dual objective reached, summed over the classes.
-        dual_objective: f64,
-    },
-}
+pub use crate::cluster::Exchange;
 
 #[cfg(feature = "cluster")]
 impl InCluster {

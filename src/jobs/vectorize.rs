@@ -11,6 +11,7 @@ use crate::error::Result;
 use crate::flow::{count_corpus, run_stages, transform_stages, Analyzed, Source};
 use crate::io::Output;
 use crate::pipeline::PipelineConfig;
+use crate::render::vectorized;
 use crate::vectorize::svmlight::SvmlightWriter;
 use crate::vectorize::{CountedCorpus, VectorizerConfig, VocabularyFile};
 
@@ -100,6 +101,29 @@ pub enum Vectorized {
     },
     /// Nothing: in a cluster, this process counted its documents for process 0, which writes.
     Counted,
+}
+
+impl Vectorized {
+    /// What was written to `output`, as the program reports it.
+    pub fn summary(&self, output: &Path) -> String {
+        match self {
+            Vectorized::Fitted {
+                vocabulary,
+                entries,
+            } => vectorized::fitted(
+                vocabulary.labels.len(),
+                &vocabulary.vectorizer,
+                *entries,
+                output,
+            ),
+            Vectorized::Transformed {
+                vocabulary,
+                rows,
+                oov,
+            } => vectorized::transformed(*rows, *oov, &vocabulary.vectorizer, output),
+            Vectorized::Counted => vectorized::COUNTED_FOR_PROCESS_0.into(),
+        }
+    }
 }
 
 impl Vectorize {

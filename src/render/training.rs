@@ -55,3 +55,37 @@ pub fn unconverged(classifier: &Classifier, classes: &[String]) -> Vec<String> {
         })
         .collect()
 }
+
+/// What a stream taught a model, and where the model went.
+pub fn learned(documents: u64, classes: usize, terms: usize, path: &std::path::Path) -> String {
+    let path = path.display();
+    format!("learned {documents} documents: {classes} classes, {terms} terms -> {path}")
+}
+
+/// The documents a model was trained on across a cluster of `(processes, workers)`, and what
+/// its training exchanged.
+#[cfg(feature = "cluster")]
+pub fn across_cluster(
+    documents: usize,
+    (processes, workers): (usize, usize),
+    exchange: &crate::cluster::Exchange,
+) -> String {
+    use crate::cluster::Exchange;
+    let exchanged = match exchange {
+        Exchange::Gathered { bytes, method } => format!("{bytes} bytes of {method} gathered"),
+        Exchange::Cocoa {
+            round_bytes,
+            vocabulary_bytes,
+            dual_objective,
+        } => {
+            let rounds = round_bytes.len();
+            let bytes: u64 = round_bytes.iter().sum();
+            format!(
+                "CoCoA+ in {rounds} rounds, {bytes} bytes exchanged, {} a round on average \
+                 and {vocabulary_bytes} for the vocabulary; dual objective {dual_objective:.9e}",
+                bytes / rounds.max(1) as u64,
+            )
+        }
+    };
+    format!("{documents} documents across {processes} processes of {workers} workers ({exchanged})")
+}

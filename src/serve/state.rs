@@ -28,6 +28,14 @@ pub struct ServeConfig {
     pub watch: Duration,
 }
 
+impl ServeConfig {
+    /// A model as the program's arguments name it: `NAME=PATH`, or a path, named by its file
+    /// stem.
+    pub fn named_model(spec: &str) -> crate::Result<(String, PathBuf)> {
+        super::models::named(spec)
+    }
+}
+
 /// What every handler shares.
 #[derive(Debug)]
 pub(super) struct Shared {

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use bowline::model::{CostMatrix, Decision};
+use bowline::jobs::settings::{CostMatrix, Decision};
 use bowline::Result;
 
 /// How `classify` and `eval` turn class probabilities into a decision.

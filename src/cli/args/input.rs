@@ -3,13 +3,7 @@
 use clap::Args;
 
 use crate::cli::choice::choice;
-use bowline::corpus::{InputFormat, ReadOptions, DEFAULT_MAX_DOC_BYTES};
-use bowline::{Error, Result};
-
-/// The largest accepted `--max-doc-bytes` (100 MiB). A document's terms live in one buffer with
-/// 32-bit offsets, and 8-grams repeat each word up to 36 times, so larger documents could overflow
-/// it; longer documents are truncated with a warning instead.
-pub const MAX_DOC_BYTES_LIMIT: u64 = 100 * 1024 * 1024;
+use bowline::jobs::settings::{InputFlags, InputFormat, DEFAULT_MAX_DOC_BYTES};
 
 /// How to read the input.
 #[derive(Debug, Clone, Args)]
@@ -33,34 +27,13 @@ pub struct InputArgs {
 }
 
 impl InputArgs {
-    /// The reader options for a command that learns from labels: a stream is `label<TAB>text`
-    /// lines unless its first byte says JSONL, since unlabeled lines could teach nothing.
-    pub fn labelled_options(&self) -> Result<ReadOptions> {
-        Ok(ReadOptions {
-            stream_format: InputFormat::Tsv,
-            ..self.options()?
-        })
-    }
-
-    /// The reader options.
-    pub fn options(&self) -> Result<ReadOptions> {
-        if !(1..=MAX_DOC_BYTES_LIMIT).contains(&self.max_doc_bytes) {
-            return Err(Error::Config(format!(
-                "--max-doc-bytes must be between 1 and {MAX_DOC_BYTES_LIMIT}"
-            )));
-        }
-        if self.label_sep.as_deref() == Some("") {
-            return Err(Error::Config(
-                "--label-sep must not be empty: it splits a label field, as , does".into(),
-            ));
-        }
-        Ok(ReadOptions {
+    /// The settings as the library takes them.
+    pub fn flags(&self) -> InputFlags {
+        InputFlags {
             format: self.input,
+            header: self.header,
             max_doc_bytes: self.max_doc_bytes,
-            tsv_header: self.header,
-            tsv_ids: false,
             label_sep: self.label_sep.clone(),
-            ..ReadOptions::default()
-        })
+        }
     }
 }

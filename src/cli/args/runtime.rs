@@ -2,7 +2,7 @@
 
 use clap::Args;
 
-use bowline::pipeline::{default_threads, PipelineConfig};
+use bowline::jobs::settings::{default_threads, PipelineConfig};
 use bowline::Result;
 
 /// Threads and reporting.

@@ -3,10 +3,10 @@
 use clap::Args;
 
 use crate::cli::choice::choice;
-use bowline::vectorize::{DfBound, Hashing, Idf, Norm, Tf, VectorizerConfig, Weighting};
-use bowline::Result;
+use bowline::jobs::settings::{DfBound, Idf, Norm, Tf, VocabularyFlags, WeightingFlags};
 
-/// Vocabulary pruning and weighting flags. Unset flags take [`VectorizerConfig`]'s defaults.
+/// Vocabulary pruning and weighting flags. Unset flags take the weighting they are
+/// applied over: the defaults, a kind's or a model's.
 #[derive(Debug, Clone, Default, Args)]
 pub struct WeightingArgs {
     /// Term frequency: count, binary, frequency (count / length), sublinear (1 + ln count)
@@ -52,71 +52,26 @@ pub struct VocabularyArgs {
 }
 
 impl VocabularyArgs {
-    /// True when any of these flags was given.
-    pub fn any_set(&self) -> bool {
-        self.weighting.any_set() || self.max_features.is_some() || self.hash_bits.is_some()
-    }
-
-    /// The vectorizer configuration, validated, with unset flags taken from the library defaults.
-    pub fn config(&self) -> Result<VectorizerConfig> {
-        self.config_over(&VectorizerConfig::default())
-    }
-
-    /// The vectorizer configuration, validated, with unset flags taken from `defaults`.
-    pub fn config_over(&self, defaults: &VectorizerConfig) -> Result<VectorizerConfig> {
-        // Signed until the kind decides (`Builder::vectorizer`); the same bits as `defaults`
-        // (an existing model's) keep its sign, so that repeating them changes nothing.
-        let hashing = match (self.hash_bits, defaults.hashing) {
-            (Some(bits), Some(kept)) if kept.bits() == bits => Some(kept),
-            (Some(bits), _) => Some(Hashing::new(bits, true)?),
-            (None, kept) => kept,
-        };
-        let weighting = self.weighting.config_over(defaults)?;
-        // Hashed columns mix words and n-grams, so hashing weighs them alike unless a weight
-        // was given, which `validate` then refuses.
-        let ngram_weight = match (hashing, self.weighting.ngram_weight) {
-            (Some(_), None) => 1.0,
-            _ => weighting.ngram_weight,
-        };
-        let config = VectorizerConfig {
-            max_features: self.max_features.or(defaults.max_features),
-            hashing,
-            ngram_weight,
-            ..weighting
-        };
-        config.validate()?;
-        Ok(config)
+    /// The settings as the library takes them.
+    pub fn flags(&self) -> VocabularyFlags {
+        VocabularyFlags {
+            weighting: self.weighting.flags(),
+            max_features: self.max_features,
+            hash_bits: self.hash_bits,
+        }
     }
 }
 
 impl WeightingArgs {
-    /// True when any of these flags was given.
-    pub fn any_set(&self) -> bool {
-        self.tf.is_some()
-            || self.idf.is_some()
-            || self.norm.is_some()
-            || self.min_df.is_some()
-            || self.max_df.is_some()
-            || self.ngram_weight.is_some()
-    }
-
-    /// The vectorizer configuration, validated, with unset flags taken from `defaults` (and the
-    /// vocabulary size limit from `defaults` alone).
-    pub fn config_over(&self, defaults: &VectorizerConfig) -> Result<VectorizerConfig> {
-        let weighting = Weighting {
-            tf: self.tf.unwrap_or(defaults.weighting.tf),
-            idf: self.idf.unwrap_or(defaults.weighting.idf),
-            norm: self.norm.unwrap_or(defaults.weighting.norm),
-        };
-        let config = VectorizerConfig {
-            min_df: self.min_df.unwrap_or(defaults.min_df),
-            max_df: self.max_df.unwrap_or(defaults.max_df),
-            max_features: defaults.max_features,
-            weighting,
-            hashing: defaults.hashing,
-            ngram_weight: self.ngram_weight.unwrap_or(defaults.ngram_weight),
-        };
-        config.validate()?;
-        Ok(config)
+    /// The settings as the library takes them.
+    pub fn flags(&self) -> WeightingFlags {
+        WeightingFlags {
+            tf: self.tf,
+            idf: self.idf,
+            norm: self.norm,
+            min_df: self.min_df,
+            max_df: self.max_df,
+            ngram_weight: self.ngram_weight,
+        }
     }
 }

@@ -1,12 +1,13 @@
-//! How soon freed memory goes back to the system.
+//! How soon freed memory goes back to the system: a module of the binary, beside `main.rs`,
+//! which chooses the allocator.
 //!
-//! The `bowline` binary allocates with mimalloc (see `main.rs`), which keeps pages that became free for a second
+//! The `bowline` binary allocates with mimalloc, which keeps pages that became free for a second
 //! (its `purge_delay` option, 1000 ms) before handing them back, so that later allocations reuse
 //! them without a page fault and without the kernel zeroing them again. Most runs gain from that:
-//! with the pages kept, `vectorize` on 20 Newsgroups used 0.71 s of CPU instead of 0.90, multinomial
-//! NB trained in 365 ms instead of 508 and the SVM evaluated in 292 ms instead of 442 (hyperfine,
-//! 10–12 runs each), while their peaks stayed far below scikit-learn's (vectorize 152–171 MiB
-//! against 210).
+//! with the pages kept, `vectorize` on 20 Newsgroups used 0.71 s of CPU instead of 0.90,
+//! multinomial NB trained in 365 ms instead of 508 and the SVM evaluated in 292 ms instead of 442
+//! (hyperfine, 10–12 runs each), while their peaks stayed far below scikit-learn's (vectorize
+//! 152–171 MiB against 210).
 //!
 //! Two kinds of run do not gain, and hold much more memory when freed pages are kept:
 //! fits that form n-grams, whose hash tables of millions of n-grams are outgrown and replaced
@@ -38,7 +39,7 @@ pub fn return_freed_pages_at_once() {
 
 /// Prepares the allocator for a fit with `analysis`: one that forms word or character n-grams
 /// returns freed pages at once (see above).
-pub fn prepare_for(analysis: &bowline::analyze::AnalyzerConfig) {
+pub fn prepare_for(analysis: &bowline::jobs::settings::AnalyzerConfig) {
     if analysis.ngram_max > 1 || analysis.char_ngrams.is_some() {
         return_freed_pages_at_once();
     }
