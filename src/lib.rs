@@ -58,6 +58,7 @@
 //!   stages that read, analyze and count it, and the sources they start from.
 //! - [`report`]: figures and charts about a corpus.
 //! - [`classifier`]: the facade above them all.
+//! - [`active`]: which pool documents a person should label next.
 //! - `serve` (cargo feature `serve`, on by default): the HTTP service on the facade.
 //!
 //! The parts can be used on their own. Fit a TF-IDF vectorizer on three documents, with the
@@ -105,6 +106,7 @@
 //! The `bowline` program is built with the default features `cli` and `serve`; without them
 //! (`default-features = false`) the library compiles none of the program's dependencies.
 
+pub mod active;
 pub mod analyze;
 mod choice;
 pub mod classifier;

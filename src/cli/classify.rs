@@ -8,7 +8,6 @@ use clap::Args;
 use super::stream;
 use super::{choice, DecisionArgs, InputArgs, Outcome, RuntimeArgs};
 use bowline::jobs::classify::{Choices, Classify, Documents};
-use bowline::jobs::settings::InputFormat;
 use bowline::jobs::Placement;
 use bowline::render::LineFormat;
 use bowline::{Result, TextClassifier};
@@ -55,18 +54,13 @@ pub fn run(args: ClassifyArgs) -> Result<Outcome> {
     inputs.push(&args.model);
     bowline::jobs::check_output(&args.output, &inputs)?;
     let classifier = TextClassifier::load(&args.model)?;
-    super::multilabel::refuse_decision_flags(&classifier, &args.decision)?;
     let choices = Choices {
-        decide: args.decision.decision(classifier.labels())?,
+        decide: args.decision.flags().decision(&classifier)?,
         format: args.format,
         top: args.top,
         explain: args.explain,
     };
-    let mut read = args.input.flags().options()?;
-    // A folder given to classify holds unlabeled documents, not classes; a TSV line is
-    // `id<TAB>text`, with no label to read.
-    read.folder_format = InputFormat::Files;
-    read.tsv_ids = true;
+    let read = args.input.flags().unlabelled_options()?;
     let pipeline = args.runtime.start()?;
     let placement = args.cluster.placement()?;
     let from_stdin = args.paths.is_empty() || args.paths == [PathBuf::from("-")];

@@ -8,7 +8,6 @@ use clap::Args;
 use super::log::Logged;
 use super::{DecisionArgs, InputArgs, Outcome, RuntimeArgs};
 use bowline::jobs::eval::Eval;
-use bowline::jobs::Placement;
 use bowline::render::evaluation::EvalView;
 use bowline::{Result, TextClassifier};
 
@@ -58,8 +57,7 @@ pub struct EvalArgs {
 /// Runs the command.
 pub fn run(args: EvalArgs) -> Result<Outcome> {
     let classifier = TextClassifier::load(&args.model)?;
-    super::multilabel::refuse_decision_flags(&classifier, &args.decision)?;
-    let decision = args.decision.decision(classifier.labels())?;
+    let decision = args.decision.flags().decision(&classifier)?;
     if let Some(page) = &args.html {
         bowline::jobs::check_output(page, &[&args.model, &args.corpus])?;
     }
@@ -72,7 +70,7 @@ pub fn run(args: EvalArgs) -> Result<Outcome> {
         decision,
         keep_scores: args.curves || args.html.is_some(),
     };
-    let placement = placement(&args, &classifier)?;
+    let placement = job.placement(args.cluster.placement()?);
     let logged = Logged::new(job.read.max_doc_bytes, indicatif::ProgressBar::hidden());
     if let Some(evaluated) = job.run(&placement, logged.note())? {
         let view = EvalView {
@@ -85,15 +83,6 @@ pub fn run(args: EvalArgs) -> Result<Outcome> {
         report(&args, &view)?;
     }
     logged.finish(args.runtime.quiet, &placement)
-}
-
-/// Where the model is evaluated: a multi-label model in this process whatever the cluster flags
-/// say, as `eval` always did; a single-label one across the cluster when they are given.
-fn placement(args: &EvalArgs, classifier: &TextClassifier) -> Result<Placement> {
-    if classifier.is_multi_label() {
-        return Ok(Placement::Local);
-    }
-    args.cluster.placement()
 }
 
 /// Writes the HTML page when asked, prints the figures and warns of unknown labels.

@@ -27,7 +27,6 @@ mod inspect;
 mod learn;
 pub mod log;
 mod merge;
-mod multilabel;
 mod output;
 mod rank;
 mod select;
@@ -35,6 +34,7 @@ mod select;
 mod serve;
 mod stats;
 mod stream;
+mod suggest;
 mod train;
 mod trainer;
 mod tune;
@@ -88,6 +88,8 @@ pub enum Command {
     /// Rank the terms of a labelled corpus by χ², information gain, mutual information or
     /// document frequency.
     Rank(rank::RankArgs),
+    /// Propose the pool documents whose labels would help a model most (active learning).
+    Suggest(suggest::SuggestArgs),
     /// Stratified k-fold cross-validation of a classifier: per-fold figures, mean and spread.
     Cv(cv::CvArgs),
     /// Greedy forward feature selection against a dev split, and a model on the selected
@@ -137,6 +139,7 @@ fn dispatch(cli: Cli) -> Result<Outcome> {
         Command::Learn(args) => learn::run(args),
         Command::Merge(args) => merge::run(args),
         Command::Rank(args) => rank::run(args),
+        Command::Suggest(args) => suggest::run(args),
         Command::Cv(args) => cv::run(args),
         Command::Select(args) => select::run(args),
         Command::Stats(args) => stats::run(args),

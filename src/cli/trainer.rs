@@ -6,28 +6,10 @@ use clap::Args;
 use super::choice::choice;
 use super::AnalysisArgs;
 use bowline::jobs::settings::{
-    AnalyzerConfig, ClassifierFlags, Loss, MultiLabelOptions, Priors, Similarity, Smoothing,
+    AnalyzerConfig, ClassifierFlags, Loss, MultiLabelOptions, PriorChoice, Similarity, Smoothing,
     VocabularyFlags,
 };
 use bowline::{Builder, Kind, Result};
-
-/// Similarity choices for k-NN.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum SimilarityChoice {
-    /// Cosine of the TF-IDF vectors.
-    Cosine,
-    /// Okapi BM25 (k1 1.2, b 0.75).
-    Bm25,
-}
-
-/// Prior choices for naive Bayes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum PriorChoice {
-    /// Proportional to the training documents per class.
-    Learned,
-    /// Equal for every class.
-    Uniform,
-}
 
 /// The classifier and its parameters: flags shared by `train`, `cv` and `select`.
 #[derive(Debug, Args)]
@@ -41,7 +23,7 @@ pub struct ClassifierArgs {
     #[arg(long, value_name = "ALPHA")]
     pub alpha: Option<Smoothing>,
     /// Naive Bayes class priors.
-    #[arg(long, value_enum, default_value = "learned")]
+    #[arg(long, value_parser = choice::<PriorChoice>(), default_value = "learned")]
     pub priors: PriorChoice,
     /// SVM inverse regularization strength, > 0 [default: 3].
     #[arg(long = "c", value_name = "C")]
@@ -67,8 +49,8 @@ pub struct ClassifierArgs {
     #[arg(long = "k", value_name = "N")]
     pub k: Option<usize>,
     /// k-NN: how documents are compared [default: cosine].
-    #[arg(long, value_enum)]
-    pub similarity: Option<SimilarityChoice>,
+    #[arg(long, value_parser = choice::<Similarity>())]
+    pub similarity: Option<Similarity>,
 }
 
 /// Flags of multi-label training.
@@ -110,10 +92,7 @@ impl ClassifierArgs {
     fn flags(&self) -> ClassifierFlags {
         ClassifierFlags {
             alpha: self.alpha,
-            priors: match self.priors {
-                PriorChoice::Learned => Priors::Learned,
-                PriorChoice::Uniform => Priors::Uniform,
-            },
+            priors: self.priors,
             c: self.c,
             loss: self.loss,
             tolerance: self.tolerance,
@@ -121,10 +100,7 @@ impl ClassifierArgs {
             reservoir: self.reservoir,
             calibrate: self.calibrate,
             k: self.k,
-            similarity: self.similarity.map(|choice| match choice {
-                SimilarityChoice::Cosine => Similarity::Cosine,
-                SimilarityChoice::Bm25 => Similarity::bm25(),
-            }),
+            similarity: self.similarity,
         }
     }
 

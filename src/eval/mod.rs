@@ -21,4 +21,5 @@ pub use scores::{Curves, LabelScoreTable, ScoreKind, ScoreTable};
 pub(crate) use scoring::log_loss;
 pub use scoring::{correct, evaluate};
 pub(crate) use split::enough_documents;
+pub(crate) use split::seeded_hash;
 pub use split::{dev_split, folds};

@@ -9,7 +9,7 @@ use std::path::Path;
 use crate::error::{Error, Result};
 
 /// A 64-bit hash of `id` under `seed` (FNV-1a, then SplitMix64's finalizer to spread the bits).
-fn seeded_hash(id: &str, seed: u64) -> u64 {
+pub(crate) fn seeded_hash(id: &str, seed: u64) -> u64 {
     let mut h = 0xcbf2_9ce4_8422_2325u64 ^ seed;
     for &b in id.as_bytes() {
         h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);

@@ -112,7 +112,7 @@ impl Classify {
 }
 
 /// The inputs' entries chained, in order, as one source.
-fn sources(paths: &[PathBuf], read: &ReadOptions) -> Result<Source> {
+pub(crate) fn sources(paths: &[PathBuf], read: &ReadOptions) -> Result<Source> {
     let mut chained: Vec<Entries> = Vec::new();
     for path in paths {
         chained.push(crate::flow::open(path, read)?.0);

@@ -37,6 +37,15 @@ pub struct Eval<'a> {
 }
 
 impl Eval<'_> {
+    /// Where the evaluation runs: `requested`, but a multi-label model always here, as `eval`
+    /// always did (cluster mode evaluates single-label models).
+    pub fn placement(&self, requested: Placement) -> Placement {
+        match self.classifier.is_multi_label() {
+            true => Placement::Local,
+            false => requested,
+        }
+    }
+
     /// Evaluates the model on the corpus where `placement` says, telling `note` of each entry
     /// read. Returns the figures, or `None` on a cluster process other than 0, which writes
     /// nothing. A cluster evaluates single-label models only.

@@ -18,6 +18,7 @@
 //! - [`vectorize`]: a corpus as an svmlight matrix, over columns fitted on it or saved before.
 //! - [`select`]: greedy forward feature selection, and a model on the features selected.
 //! - [`rank`]: the terms of a labelled corpus most tied to its classes.
+//! - [`suggest`]: the pool documents whose labels would help a model most.
 
 pub mod classify;
 pub mod cv;
@@ -32,6 +33,7 @@ pub mod select;
 pub mod settings;
 pub mod stats;
 pub mod stream;
+pub mod suggest;
 pub mod train;
 pub mod update;
 pub mod vectorize;

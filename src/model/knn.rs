@@ -36,6 +36,17 @@ pub enum Similarity {
     },
 }
 
+impl crate::choice::Choice for Similarity {
+    const CHOICES: &'static [(&'static str, &'static str, Self)] = &[
+        ("cosine", "Cosine of the TF-IDF vectors", Similarity::Cosine),
+        (
+            "bm25",
+            "Okapi BM25 (k1 1.2, b 0.75)",
+            Similarity::Bm25 { k1: 1.2, b: 0.75 },
+        ),
+    ];
+}
+
 impl Similarity {
     /// BM25 with Lucene's parameters.
     pub fn bm25() -> Self {

@@ -17,6 +17,7 @@
 //! - [`reading`]: what a run says of its reading, an entry's warnings and a summary line.
 //! - [`ranking`]: `rank`'s listings of terms as tables or JSON.
 //! - [`selection`]: what `select` found, as a JSON report, an SVG curve and a closing line.
+//! - [`suggestion`]: the pool documents `suggest` picked, as a table or JSON.
 //! - [`vectorized`]: what `vectorize` says of the matrix it wrote, and a vectorizer's features
 //!   as summary lines name them.
 
@@ -30,6 +31,7 @@ pub mod prequential;
 pub mod ranking;
 pub mod reading;
 pub mod selection;
+pub mod suggestion;
 pub mod training;
 pub mod tuning;
 pub mod vectorized;
@@ -41,5 +43,6 @@ pub(crate) use prediction::{Decided, PredictionWriter};
 pub use prequential::prequential_line;
 pub use ranking::{ranking_json, ranking_table};
 pub use selection::{left_out, SelectionReport};
+pub use suggestion::{suggestions_json, suggestions_table};
 pub(crate) use tuning::chosen_text;
 pub use tuning::{trials_json, trials_table};

@@ -4,8 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use bowline::jobs::settings::{CostMatrix, Decision};
-use bowline::Result;
+use bowline::jobs::settings::DecisionFlags;
 
 /// How `classify` and `eval` turn class probabilities into a decision.
 #[derive(Debug, Args)]
@@ -23,12 +22,12 @@ pub struct DecisionArgs {
 }
 
 impl DecisionArgs {
-    /// The decision, validated against the model's classes.
-    pub fn decision(&self, labels: &[String]) -> Result<Decision> {
-        match (&self.costs, self.threshold) {
-            (Some(path), _) => Ok(Decision::Costs(CostMatrix::load(path, labels)?)),
-            (None, Some(at)) => Decision::threshold(labels, at, self.positive.as_deref()),
-            (None, None) => Ok(Decision::MostProbable),
+    /// The settings as the library takes them.
+    pub fn flags(&self) -> DecisionFlags {
+        DecisionFlags {
+            costs: self.costs.clone(),
+            threshold: self.threshold,
+            positive: self.positive.clone(),
         }
     }
 }

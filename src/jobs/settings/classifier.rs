@@ -2,6 +2,7 @@
 //! weighting.
 
 use crate::analyze::AnalyzerConfig;
+use crate::choice::Choice;
 use crate::classifier::Builder;
 use crate::error::{Error, Result};
 use crate::model::{
@@ -15,6 +16,36 @@ pub const SVM_ONLY: &str =
 /// The error for a k-NN setting given with another classifier.
 const KNN_ONLY: &str = "--k and --similarity are k-NN flags";
 
+/// Naive Bayes class priors as a user chooses them by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PriorChoice {
+    /// Proportional to the training documents per class.
+    #[default]
+    Learned,
+    /// Equal for every class.
+    Uniform,
+}
+
+impl Choice for PriorChoice {
+    const CHOICES: &'static [(&'static str, &'static str, Self)] = &[
+        (
+            "learned",
+            "Proportional to the training documents per class",
+            PriorChoice::Learned,
+        ),
+        ("uniform", "Equal for every class", PriorChoice::Uniform),
+    ];
+}
+
+impl From<PriorChoice> for Priors {
+    fn from(choice: PriorChoice) -> Self {
+        match choice {
+            PriorChoice::Learned => Priors::Learned,
+            PriorChoice::Uniform => Priors::Uniform,
+        }
+    }
+}
+
 /// The classifier's parameters as a user gives them; unset ones take the kind's defaults, and
 /// those of another kind than the one trained are refused.
 #[derive(Debug, Clone, Default)]
@@ -22,7 +53,7 @@ pub struct ClassifierFlags {
     /// Naive Bayes smoothing.
     pub alpha: Option<Smoothing>,
     /// Naive Bayes class priors.
-    pub priors: Priors,
+    pub priors: PriorChoice,
     /// SVM inverse regularization strength.
     pub c: Option<f64>,
     /// SVM loss.
@@ -49,7 +80,7 @@ impl ClassifierFlags {
         let (svm, knn) = (SvmParams::default(), KnnParams::default());
         let params = Params {
             alpha: self.alpha,
-            priors: self.priors.clone(),
+            priors: self.priors.into(),
             svm: SvmParams {
                 loss: self.loss.unwrap_or(svm.loss),
                 c: self.c.unwrap_or(svm.c),

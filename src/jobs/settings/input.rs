@@ -30,6 +30,16 @@ impl InputFlags {
         })
     }
 
+    /// The validated options for unlabeled documents, as `classify` and `suggest` read them: a
+    /// folder holds documents, not classes, and a TSV line is `id<TAB>text`, with no label.
+    pub fn unlabelled_options(&self) -> Result<ReadOptions> {
+        Ok(ReadOptions {
+            folder_format: InputFormat::Files,
+            tsv_ids: true,
+            ..self.options()?
+        })
+    }
+
     /// The validated options.
     pub fn options(&self) -> Result<ReadOptions> {
         if !(1..=MAX_DOC_BYTES_LIMIT).contains(&self.max_doc_bytes) {

@@ -12,20 +12,23 @@ mod analysis;
 mod classifier;
 #[cfg(feature = "cluster")]
 mod cluster;
+mod decision;
 mod input;
 mod weighting;
 
 pub use analysis::{parse_language, parse_range, AnalysisFlags};
-pub use classifier::{ClassifierFlags, SVM_ONLY};
+pub use classifier::{ClassifierFlags, PriorChoice, SVM_ONLY};
 #[cfg(feature = "cluster")]
 pub use cluster::ClusterFlags;
+pub use decision::DecisionFlags;
 pub use input::{InputFlags, MAX_DOC_BYTES_LIMIT};
 pub use weighting::{VocabularyFlags, WeightingFlags};
 
+pub use crate::active::Strategy;
 pub use crate::analyze::{AnalyzerConfig, Language, StopWords};
 pub use crate::classifier::{MultiLabelOptions, TuneOptions, TuneOutcome};
 pub use crate::corpus::{Document, Entry, InputFormat, ReadOptions, DEFAULT_MAX_DOC_BYTES};
-pub use crate::model::{CostMatrix, Decision, Loss, Priors, Similarity, Smoothing};
+pub use crate::model::{Decision, Loss, Similarity, Smoothing};
 pub use crate::pipeline::{default_threads, PipelineConfig, StageObserver, StageStats};
 pub use crate::select::{Greedy, Metric, RankBy};
 pub use crate::vectorize::{DfBound, Idf, Norm, Tf, VectorizerConfig};
