@@ -17,7 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds=${1:-600}
-targets=(model_loading line_readers analyzer svmlight cost_matrix)
+targets=(model_loading line_readers analyzer svmlight cost_matrix serve_requests write_ahead_log)
 if [ $# -gt 1 ]; then
     targets=("${@:2}")
 fi

@@ -83,6 +83,16 @@ fn cost_matrix() {
 }
 
 #[test]
+fn serve_requests() {
+    replay("serve_requests");
+}
+
+#[test]
+fn write_ahead_log() {
+    replay("write_ahead_log");
+}
+
+#[test]
 fn every_target_has_a_test_here() {
     let names: Vec<&str> = fuzz_checks::TARGETS.iter().map(|(name, _)| *name).collect();
     assert_eq!(
@@ -92,7 +102,9 @@ fn every_target_has_a_test_here() {
             "line_readers",
             "analyzer",
             "svmlight",
-            "cost_matrix"
+            "cost_matrix",
+            "serve_requests",
+            "write_ahead_log"
         ]
     );
 }

@@ -10,7 +10,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::{Deserialize, Serialize};
 
-use super::models::Served;
+use super::models::{NotReloaded, Served};
 use super::state::Shared;
 use crate::jobs::classify::{answer, Asked};
 use crate::render::JsonPrediction;
@@ -46,6 +46,17 @@ impl From<crate::Error> for ApiError {
     }
 }
 
+/// A file that cannot take the documents learned since the last checkpoint is a conflict
+/// (409): the server keeps them, and the file stays unserved until it can.
+impl From<NotReloaded> for ApiError {
+    fn from(not: NotReloaded) -> Self {
+        match not {
+            NotReloaded::Refused(message) => ApiError(StatusCode::CONFLICT, message),
+            other => ApiError(StatusCode::INTERNAL_SERVER_ERROR, other.to_string()),
+        }
+    }
+}
+
 type Answer<T> = Result<Json<T>, ApiError>;
 
 fn model<'a>(shared: &'a Shared, name: &str) -> Result<&'a Served, ApiError> {
@@ -78,6 +89,27 @@ pub struct ClassifyRequest {
     explain: Option<usize>,
 }
 
+impl ClassifyRequest {
+    /// The documents to classify, as (id, text), once the batch is checked: texts or documents,
+    /// not both, and between 1 and `max_batch` of them.
+    pub fn into_documents(
+        self,
+        max_batch: usize,
+    ) -> Result<Vec<(Option<String>, String)>, ApiError> {
+        let documents: Vec<_> = match (self.texts, self.documents) {
+            (Some(texts), None) => texts.into_iter().map(|t| (None, t)).collect(),
+            (None, Some(docs)) => docs.into_iter().map(|d| (d.id, d.text)).collect(),
+            _ => {
+                return Err(ApiError::bad_request(
+                    "give either \"texts\" or \"documents\"",
+                ))
+            }
+        };
+        check_batch(documents.len(), max_batch)?;
+        Ok(documents)
+    }
+}
+
 /// The answer to a classify request, in input order.
 #[derive(Debug, Serialize)]
 pub struct ClassifyResponse<'a> {
@@ -94,23 +126,14 @@ pub async fn classify(
 ) -> Result<Response, ApiError> {
     let Json(request) = body?;
     let served = model(&shared, &name)?;
-    let documents: Vec<(Option<String>, String)> = match (request.texts, request.documents) {
-        (Some(texts), None) => texts.into_iter().map(|t| (None, t)).collect(),
-        (None, Some(docs)) => docs.into_iter().map(|d| (d.id, d.text)).collect(),
-        _ => {
-            return Err(ApiError::bad_request(
-                "give either \"texts\" or \"documents\"",
-            ))
-        }
-    };
-    check_batch(documents.len(), shared.config.max_batch)?;
-    let version = served.current();
-    let classifier = &version.classifier;
     let asked = Asked {
         top_k: request.top_k.unwrap_or(1).max(1),
         threshold: request.threshold,
         explain: request.explain,
     };
+    let documents = request.into_documents(shared.config.max_batch)?;
+    let version = served.current();
+    let classifier = &version.classifier;
     // Classifying is quick (microseconds a document) and the runtime has a worker per core, so
     // it is done in place: handing batches to blocking threads made their latency worse.
     let mut predictor = classifier.predictor();
@@ -161,6 +184,22 @@ pub struct LearnRequest {
     documents: Vec<Labelled>,
 }
 
+impl LearnRequest {
+    /// The documents to learn, as (label, text), once the batch is checked: between 1 and
+    /// `max_batch` of them, each with a label.
+    pub fn into_documents(self, max_batch: usize) -> Result<Vec<(String, String)>, ApiError> {
+        check_batch(self.documents.len(), max_batch)?;
+        if self.documents.iter().any(|d| d.label.is_empty()) {
+            return Err(ApiError::bad_request("every document needs a label"));
+        }
+        Ok(self
+            .documents
+            .into_iter()
+            .map(|d| (d.label, d.text))
+            .collect())
+    }
+}
+
 /// The version that holds the learned documents.
 #[derive(Debug, Serialize)]
 pub struct LearnResponse {
@@ -179,19 +218,15 @@ pub async fn learn(
 ) -> Answer<LearnResponse> {
     let Json(request) = body?;
     let served = model(&shared, &name)?;
-    check_batch(request.documents.len(), shared.config.max_batch)?;
-    if request.documents.iter().any(|d| d.label.is_empty()) {
-        return Err(ApiError::bad_request("every document needs a label"));
-    }
-    let pairs = request
-        .documents
-        .into_iter()
-        .map(|d| (d.label, d.text))
-        .collect();
+    let pairs = request.into_documents(shared.config.max_batch)?;
     let (version, learned, checkpointed) = served
         .learn(pairs, &shared.config.checkpoints)
         .await
-        .map_err(|e| ApiError::bad_request(e.to_string()))?;
+        .map_err(|e| match e {
+            // The log could not be written or synced: the server's fault, not the request's.
+            crate::Error::Io { .. } => ApiError::from(e),
+            _ => ApiError::bad_request(e.to_string()),
+        })?;
     Ok(Json(LearnResponse {
         model: name,
         version,

@@ -4,9 +4,13 @@
 //!   "text"}]}` with optional `top_k` and `threshold`, and answers the predictions in input
 //!   order with the model's name and version.
 //! - `POST /v1/models/{name}/learn` takes `{"documents": [{"label", "text"}]}`: the same update
-//!   as `bowline update`, through one writer per model, published whole when done.
+//!   as `bowline update`, through one writer per model, published whole when done, and
+//!   answered once durable in the write-ahead log `MODEL.wal` (see [`wal`]), whose documents a
+//!   restart after a crash learns again.
 //! - `POST /v1/models/{name}/reload`, a change of the file on disk, or [`Server::reload_all`]
-//!   (SIGHUP in the program) load the file again; a bad file leaves the old model serving.
+//!   (SIGHUP in the program) load the file again, with the documents learned since the last
+//!   checkpoint learned again on top; a bad file leaves the old model serving, and a file that
+//!   cannot learn those documents is refused (409).
 //! - `GET /v1/models`, `/healthz`, `/readyz`, `/metrics` (Prometheus text).
 //!
 //! Errors are `{"error": ...}` with a 4xx or 5xx status. Bodies and batches have size limits,
@@ -19,11 +23,13 @@
 //! until the copy is made.
 
 mod api;
+mod journal;
 mod lease;
 mod listen;
 mod metrics;
 mod models;
 mod state;
+pub mod wal;
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -39,6 +45,7 @@ use axum::Router;
 use tokio::signal::unix::{signal, Signal, SignalKind};
 use tower_http::timeout::TimeoutLayer;
 
+pub use api::{ApiError, ClassifyRequest, LearnRequest};
 pub use models::{named, Checkpoints};
 
 use crate::error::{Error, Result};

@@ -18,11 +18,12 @@ use std::time::{Instant, SystemTime};
 
 use serde::Serialize;
 
-use super::lease;
+use super::journal::{Documents, Journal, Syncs};
+use super::{lease, wal};
 use crate::error::{Error, Result};
 /// When the writer saves the model file: the rule `learn` follows too.
 pub use crate::jobs::learn::Checkpoints;
-use crate::model::Model;
+use crate::model::{Model, ModelLock};
 use crate::TextClassifier;
 
 /// One state of a served model, as readers see it.
@@ -62,6 +63,8 @@ struct Writer {
     stamp: Option<Stamp>,
     /// The leased file that the served model maps, while it does.
     lease: Option<File>,
+    /// The write-ahead log, and the documents it holds that the model file does not.
+    journal: Journal,
 }
 
 /// A model served under a name.
@@ -73,6 +76,8 @@ pub struct Served {
     pub path: PathBuf,
     current: RwLock<Arc<Version>>,
     writer: tokio::sync::Mutex<Writer>,
+    /// The syncs of the write-ahead log, shared by the learn requests waiting for them.
+    syncs: Syncs,
     /// The last reload's error, until a reload succeeds.
     last_error: RwLock<Option<String>>,
     /// Documents classified, for the metrics.
@@ -98,30 +103,68 @@ pub struct Status {
     last_reload_error: Option<String>,
 }
 
+/// Why a reload left the old model serving.
+#[derive(Debug)]
+pub enum NotReloaded {
+    /// The file could not be read.
+    Failed(Error),
+    /// The file was read, but cannot learn the documents learned since the last checkpoint,
+    /// which a reload must keep.
+    Refused(String),
+    /// Another program has the file open for writing: it is read once it is closed.
+    BeingWritten(PathBuf),
+}
+
+impl std::fmt::Display for NotReloaded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NotReloaded::Failed(error) => error.fmt(f),
+            NotReloaded::Refused(message) => f.write_str(message),
+            NotReloaded::BeingWritten(path) => Error::input(path, BEING_WRITTEN).fmt(f),
+        }
+    }
+}
+
 impl Served {
     /// Loads the model at `path` to serve it as `name`; `leases` says whether it may map the
     /// file under a lease, which needs [`Served::release_if_breaking`] called on every SIGIO.
+    ///
+    /// When a write-ahead log lies beside the file, the documents it holds that the file lacks
+    /// are learned again and written to the file (under the model's lock), and the log starts
+    /// afresh: a document acknowledged before a crash is in the model once.
     pub fn load(name: String, path: PathBuf, leases: bool) -> Result<Self> {
+        let lock = wal::path_of(&path)
+            .exists()
+            .then(|| ModelLock::acquire(&path))
+            .transpose()?;
         let stamp = stamp(&path);
+        let fingerprint = Model::fingerprint(&path)?.into_bytes();
         let Opened::Model(classifier, lease) = open_model(&path, leases)? else {
             return Err(Error::input(&path, BEING_WRITTEN));
         };
-        let classifier = *classifier;
-        let writer = Writer {
-            model: classifier.clone(),
+        let (journal, missing) = Journal::recover(&path, fingerprint)?;
+        let mut writer = Writer {
+            model: *classifier,
             unsaved: 0,
             last_checkpoint: Instant::now(),
             stamp,
             lease,
+            journal,
         };
+        let syncs = Syncs::default();
+        if let Some(lock) = &lock {
+            writer.recover(lock, missing, &syncs)?;
+        }
+        drop(lock);
         Ok(Served {
             name,
             path,
             current: RwLock::new(Arc::new(Version {
-                classifier,
+                classifier: writer.model.clone(),
                 number: 1,
             })),
             writer: tokio::sync::Mutex::new(writer),
+            syncs,
             last_error: RwLock::new(None),
             classified: AtomicU64::new(0),
             learned: AtomicU64::new(0),
@@ -143,18 +186,30 @@ impl Served {
         number
     }
 
-    /// Learns labelled documents through the single writer and publishes the result; writes
-    /// a checkpoint when `every` documents or `interval` have passed since the last one, and
-    /// says whether it did. A checkpoint that fails is logged and tried again at the next
-    /// learn and at shutdown: the documents stay learned in memory meanwhile.
+    /// Learns labelled documents through the single writer, logs them and publishes the
+    /// result; writes a checkpoint when `every` documents or `interval` have passed since the
+    /// last one, and says whether it did. Returns once the documents are durable: in the synced
+    /// log, or in the model file. A checkpoint that fails is logged and tried again at the next
+    /// learn and at shutdown: the documents stay in the log meanwhile.
     pub async fn learn(
         &self,
-        pairs: Vec<(String, String)>,
+        pairs: Documents,
         checkpoint: &Checkpoints,
     ) -> Result<(u64, usize, bool)> {
         let mut writer = self.writer.lock().await;
         let count = pairs.len();
-        tokio::task::block_in_place(|| writer.model.update(pairs))?;
+        let logged = tokio::task::block_in_place(|| {
+            learn_pairs(&mut writer.model, &pairs)?;
+            writer.journal.append(pairs, &self.syncs)
+        });
+        let seq = match logged {
+            Ok(seq) => seq,
+            Err(error) => {
+                // The published version is the model as it was before this request.
+                writer.model = self.current().classifier.clone();
+                return Err(error);
+            }
+        };
         writer.unsaved += count as u64;
         self.learned.fetch_add(count as u64, Ordering::Relaxed);
         let number = self.publish(writer.model.clone());
@@ -166,6 +221,9 @@ impl Served {
             }
             saved.is_ok()
         };
+        drop(writer);
+        let log = wal::path_of(&self.path);
+        self.syncs.wait(seq, &log).await?;
         Ok((number, count, saved))
     }
 
@@ -180,31 +238,31 @@ impl Served {
     }
 
     fn save(&self, writer: &mut Writer) -> Result<()> {
-        tokio::task::block_in_place(|| writer.model.save(&self.path))?;
-        writer.unsaved = 0;
-        writer.last_checkpoint = Instant::now();
-        writer.stamp = stamp(&self.path);
+        tokio::task::block_in_place(|| {
+            let lock = ModelLock::acquire(&self.path)?;
+            writer.adopt_foreign_file(&self.path, self.leases)?;
+            let saved = writer.save(&lock, &self.syncs);
+            drop(lock);
+            saved
+        })?;
         tracing::info!(model = %self.name, path = %self.path.display(), "checkpoint written");
         Ok(())
     }
 
-    /// Reads the model file again and serves it. A file that cannot be read leaves the old
-    /// model serving; the error is logged, kept for the status, and returned. Documents learned
-    /// since the last checkpoint give way to the file, which someone else wrote.
-    pub async fn reload(&self) -> Result<u64> {
+    /// Reads the model file again, learns on top of it the documents learned since the last
+    /// checkpoint, and serves the result. A file that cannot be read, or cannot learn those
+    /// documents, leaves the old model serving; the error is logged, kept for the status, and
+    /// returned.
+    pub async fn reload(&self) -> std::result::Result<u64, NotReloaded> {
         let mut writer = self.writer.lock().await;
         writer.stamp = stamp(&self.path);
-        match tokio::task::block_in_place(|| open_model(&self.path, self.leases)) {
-            Ok(Opened::Model(classifier, lease)) => {
-                let classifier = *classifier;
-                if writer.unsaved > 0 {
-                    tracing::warn!(model = %self.name, dropped = writer.unsaved,
-                        "reloaded over documents learned since the last checkpoint");
-                }
-                writer.model = classifier.clone();
-                writer.unsaved = 0;
-                writer.lease = lease;
-                let number = self.publish(classifier);
+        let reloaded = tokio::task::block_in_place(|| {
+            let _lock = ModelLock::acquire(&self.path).map_err(NotReloaded::Failed)?;
+            writer.reload(&self.path, self.leases)
+        });
+        match reloaded {
+            Ok(()) => {
+                let number = self.publish(writer.model.clone());
                 *self
                     .last_error
                     .write()
@@ -214,14 +272,14 @@ impl Served {
             }
             // Not an error of the file: the watcher tries again at its next look, however the
             // file's time and size end up.
-            Ok(Opened::BeingWritten) => {
+            Err(NotReloaded::BeingWritten(path)) => {
                 writer.stamp = None;
                 tracing::info!(model = %self.name, "the file is being written; reloading once it is closed");
-                Err(Error::input(&self.path, BEING_WRITTEN))
+                Err(NotReloaded::Failed(Error::input(path, BEING_WRITTEN)))
             }
             Err(error) => {
-                tracing::error!(model = %self.name, %error, "reload failed; the old model keeps serving");
                 let message = error.to_string();
+                tracing::error!(model = %self.name, error = %message, "reload failed; the old model keeps serving");
                 *self
                     .last_error
                     .write()
@@ -291,6 +349,105 @@ impl Served {
                 .unwrap_or_else(PoisonError::into_inner)
                 .clone(),
         }
+    }
+}
+
+/// Learns `documents` into `model`, as `bowline update` would.
+fn learn_pairs(model: &mut TextClassifier, documents: &Documents) -> Result<()> {
+    model.update(documents.iter().map(|(l, t)| (l.as_str(), t.as_str())))?;
+    Ok(())
+}
+
+impl Writer {
+    /// At start-up, under the model's lock: learns again the documents of the old log that the
+    /// file lacks and writes them to the file, or else starts the log afresh. Documents that
+    /// cannot be learned stop the start: they were acknowledged, and must not be dropped.
+    fn recover(
+        &mut self,
+        lock: &ModelLock,
+        missing: Vec<(u64, Documents)>,
+        syncs: &Syncs,
+    ) -> Result<()> {
+        let path = lock.path().to_path_buf();
+        for (seq, documents) in missing {
+            learn_pairs(&mut self.model, &documents).map_err(|e| {
+                let log = wal::path_of(&path);
+                Error::input(log, format!("cannot learn record {seq} again: {e}"))
+            })?;
+            self.unsaved += documents.len() as u64;
+            self.journal.replayed(seq, documents);
+        }
+        if self.unsaved > 0 {
+            return self.save(lock, syncs);
+        }
+        let base = self.journal.base().to_vec();
+        self.journal.checkpoint_ends(base, syncs)
+    }
+
+    /// Writes the model file and starts the log afresh, under the model's lock, once any file
+    /// another program wrote was adopted.
+    fn save(&mut self, lock: &ModelLock, syncs: &Syncs) -> Result<()> {
+        let mut fingerprint = Vec::new();
+        self.model.model().save_announced(lock, |named| {
+            fingerprint = named.to_vec();
+            self.journal.checkpoint_begins(named)
+        })?;
+        let path = lock.path();
+        // The log forgets the documents only once the rename that keeps them is durable.
+        wal::sync_folder(path)?;
+        self.journal.checkpoint_ends(fingerprint, syncs)?;
+        self.unsaved = 0;
+        self.last_checkpoint = Instant::now();
+        self.stamp = stamp(path);
+        Ok(())
+    }
+
+    /// Before a checkpoint: when another program (`bowline update`) rewrote the file since the
+    /// server read or wrote it, reloads it with the pending documents on top, so that the
+    /// checkpoint keeps both. A file that cannot be read is overwritten, as before the log.
+    fn adopt_foreign_file(&mut self, path: &Path, leases: bool) -> Result<()> {
+        let fingerprint = Model::fingerprint(path).map(String::into_bytes);
+        if fingerprint
+            .as_deref()
+            .is_ok_and(|f| f == self.journal.base())
+        {
+            return Ok(());
+        }
+        match self.reload(path, leases) {
+            Ok(()) => Ok(()),
+            Err(NotReloaded::Refused(message)) => Err(Error::input(path, message)),
+            Err(NotReloaded::BeingWritten(path)) => Err(Error::input(path, BEING_WRITTEN)),
+            Err(NotReloaded::Failed(error)) => {
+                tracing::warn!(path = %path.display(), %error, "the model file cannot be read; the checkpoint replaces it");
+                Ok(())
+            }
+        }
+    }
+
+    /// Reads the model file, learns the pending documents on top of it and makes the result the
+    /// writer's model; the caller holds the model's lock. On error the writer is unchanged.
+    fn reload(&mut self, path: &Path, leases: bool) -> std::result::Result<(), NotReloaded> {
+        let fingerprint = Model::fingerprint(path).map_err(NotReloaded::Failed)?;
+        let (mut classifier, lease) = match open_model(path, leases) {
+            Ok(Opened::Model(classifier, lease)) => (*classifier, lease),
+            Ok(Opened::BeingWritten) => return Err(NotReloaded::BeingWritten(path.to_path_buf())),
+            Err(error) => return Err(NotReloaded::Failed(error)),
+        };
+        for (_, documents) in self.journal.pending() {
+            learn_pairs(&mut classifier, documents).map_err(|error| {
+                NotReloaded::Refused(format!(
+                    "{}: the new file cannot learn the documents learned since the last \
+                     checkpoint ({}), which a reload must keep: {error}; the old model keeps \
+                     serving",
+                    path.display(),
+                    self.unsaved
+                ))
+            })?;
+        }
+        self.model = classifier;
+        self.lease = lease;
+        self.journal.rebase(fingerprint.into_bytes());
+        Ok(())
     }
 }
 

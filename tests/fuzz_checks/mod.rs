@@ -11,19 +11,23 @@ pub mod analyzer;
 pub mod cost_matrix;
 pub mod line_readers;
 pub mod model_loading;
+pub mod serve_requests;
 pub mod svmlight;
+pub mod write_ahead_log;
 
 /// A target's check: it panics when bowline breaks its contract on the input.
 pub type Check = fn(&[u8]);
 
 /// Every target's name (its folder under `tests/fixtures/fuzz/` and its binary in
 /// `benches/fuzz/`) with its check.
-pub const TARGETS: [(&str, Check); 5] = [
+pub const TARGETS: [(&str, Check); 7] = [
     ("model_loading", model_loading::check),
     ("line_readers", line_readers::check),
     ("analyzer", analyzer::check),
     ("svmlight", svmlight::check),
     ("cost_matrix", cost_matrix::check),
+    ("serve_requests", serve_requests::check),
+    ("write_ahead_log", write_ahead_log::check),
 ];
 
 /// Splits the first `N` bytes off `data` as parameters; missing bytes read as 0, so that every

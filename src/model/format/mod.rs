@@ -87,11 +87,18 @@ impl Model {
     }
 
     /// Writes the header, the sections and the postcard part to `out` (`path` names it in
-    /// errors). The model is encoded twice: first only to learn the lengths and checksums for
-    /// the header, then to write each section as it is met, keeping only the small postcard
-    /// part in memory to write last. No copy of a model of tens of megabytes is ever made.
-    fn write_to(&self, out: &mut impl std::io::Write, path: &Path) -> Result<()> {
+    /// errors), after telling `announce` the fingerprint of what it writes. The model is
+    /// encoded twice: first only to learn the lengths and checksums for the header, then to
+    /// write each section as it is met, keeping only the small postcard part in memory to write
+    /// last. No copy of a model of tens of megabytes is ever made.
+    fn write_to(
+        &self,
+        out: &mut impl std::io::Write,
+        path: &Path,
+        announce: impl FnOnce(&[u8]) -> Result<()>,
+    ) -> Result<()> {
         let (header, _) = self.header(path)?;
+        announce(Model::fingerprint_of(&header).as_bytes())?;
         out.write_all(&header).map_err(|e| Error::io(path, e))?;
         self.write_body(out, path)
     }
@@ -199,8 +206,20 @@ impl Model {
     /// Writes the model atomically to the file whose lock the caller holds: how a command that
     /// reads, changes and writes a model keeps the lock from the read to the write.
     pub(crate) fn save_locked(&self, lock: &ModelLock) -> Result<()> {
+        self.save_announced(lock, |_| Ok(()))
+    }
+
+    /// Writes the model as [`Model::save_locked`] does, and tells `announce` the new file's
+    /// fingerprint (see [`Model::fingerprint`]) before the file is renamed into place: how a
+    /// server's write-ahead log names the file that will hold its documents, so that after a
+    /// crash it knows whether the rename happened.
+    pub(crate) fn save_announced(
+        &self,
+        lock: &ModelLock,
+        announce: impl FnOnce(&[u8]) -> Result<()>,
+    ) -> Result<()> {
         let mut output = crate::io::Output::create(&lock.model)?;
-        self.write_to(&mut output, &lock.model)?;
+        self.write_to(&mut output, &lock.model, announce)?;
         output.commit()
     }
 
@@ -261,7 +280,13 @@ impl Model {
         std::fs::File::open(path)
             .and_then(|file| file.take(HEADER_6 as u64).read_to_end(&mut header))
             .map_err(|e| Error::io(path, e))?;
-        Ok(header.iter().map(|byte| format!("{byte:02x}")).collect())
+        Ok(Model::fingerprint_of(&header))
+    }
+
+    /// The fingerprint of the file whose bytes are `bytes`, as [`Model::fingerprint`] reads it.
+    pub(crate) fn fingerprint_of(bytes: &[u8]) -> String {
+        let header = &bytes[..bytes.len().min(HEADER_6)];
+        header.iter().map(|byte| format!("{byte:02x}")).collect()
     }
 }
 
@@ -395,6 +420,11 @@ pub struct ModelLock {
 }
 
 impl ModelLock {
+    /// The model file the lock guards.
+    pub fn path(&self) -> &std::path::Path {
+        &self.model
+    }
+
     /// Waits for the lock of the model at `model` (which need not exist yet), then removes the
     /// temporary files that writers of the model killed before their commit left: holding the
     /// lock proves that none of them is still writing.
