@@ -11,6 +11,9 @@ import bowline
         bowline.ComplementNB(),
         bowline.BernoulliNB(),
         bowline.LinearSVC(),
+        # The checks feed numbers: TextClassifier takes them as rows of a matrix.
+        bowline.TextClassifier(input="matrix"),
+        bowline.TextClassifier("mnb", input="matrix"),
     ]
 )
 def test_scikit_learn_estimator_checks(estimator, check):

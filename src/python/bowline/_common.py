@@ -5,8 +5,10 @@ import numbers
 
 import numpy as np
 
+from . import _bowline
+
 # Parameters the estimators hold that are no setting of the model.
-_NOT_SETTINGS = ("kind", "n_jobs")
+_NOT_SETTINGS = ("kind", "n_jobs", "input")
 
 
 def settings(params):
@@ -73,16 +75,14 @@ def binary_decision(scores):
 
 
 class PickledAsModelBytes:
-    """Pickles an estimator's native model ``_model`` as the bytes of its file: the program's
-    model file, or a vectorizer's vocabulary file. ``_native`` is the class that reads them."""
-
-    _native = None
+    """Pickles an estimator's native model ``_model`` as the bytes of its file (the program's
+    model file, or a vectorizer's vocabulary file) with the name of its class."""
 
     def __getstate__(self):
         state = self.__dict__.copy()
         model = state.pop("_model", None)
         if model is not None:
-            state["_model_bytes"] = model.to_bytes()
+            state["_model_bytes"] = (type(model).__name__, model.to_bytes())
         return state
 
     def __setstate__(self, state):
@@ -90,4 +90,5 @@ class PickledAsModelBytes:
         model = state.pop("_model_bytes", None)
         self.__dict__.update(state)
         if model is not None:
-            self._model = self._native.from_bytes(model)
+            native, data = model
+            self._model = getattr(_bowline, native).from_bytes(data)

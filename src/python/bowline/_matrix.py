@@ -25,16 +25,48 @@ def _csr_arrays(X):
     return data, indices, indptr, X.shape[1]
 
 
+def fit_rows(estimator, kind, X, y, positive_only):
+    """A model of ``kind`` trained on the rows of ``X`` with classes ``y``, checked as
+    scikit-learn checks them (``n_features_in_`` is set on ``estimator``), and the classes.
+    ``positive_only``: refuse negative values, for a model that counts."""
+    X, y = validate_data(estimator, X, y, accept_sparse="csr", dtype=np.float64)
+    check_classification_targets(y)
+    _check_values(estimator, X, positive_only)
+    classes, ids = np.unique(y, return_inverse=True)
+    if len(classes) < 2:
+        raise ValueError(
+            f"{type(estimator).__name__} needs samples of at least 2 classes in the data, "
+            f"but the data contains only one class: {classes[0]!r}"
+        )
+    names = _common.label_names(classes)
+    ids = ids.astype(np.uint32).tolist()
+    settings = _common.settings(estimator.get_params())
+    return MatrixModel.fit(kind, settings, _csr_arrays(X), ids, names), classes
+
+
+def row_scores(estimator, X, decision, positive_only):
+    """Per row of ``X`` and class, the probability or (``decision``) the score of
+    ``estimator._model``, after scikit-learn's checks."""
+    check_is_fitted(estimator, "_model")
+    X = validate_data(estimator, X, accept_sparse="csr", dtype=np.float64, reset=False)
+    _check_values(estimator, X, positive_only)
+    return estimator._model.scores(_csr_arrays(X), decision)
+
+
+def _check_values(estimator, X, positive_only):
+    """Refuses negative values where the model counts."""
+    if not positive_only:
+        return
+    values = X.data if sp.issparse(X) else X
+    if values.size and values.min() < 0:
+        raise ValueError(f"Negative values in data passed to {type(estimator).__name__} (input X)")
+
+
 class _MatrixClassifier(_common.PickledAsModelBytes, ClassifierMixin, BaseEstimator):
     """What the matrix-level estimators share: checks, classes, scores and pickling."""
 
-    _native = MatrixModel
-
     _kind = None
     _positive_only = False
-
-    def _settings(self):
-        return _common.settings(self.get_params())
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -54,34 +86,11 @@ class _MatrixClassifier(_common.PickledAsModelBytes, ClassifierMixin, BaseEstima
         -------
         self
         """
-        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
-        check_classification_targets(y)
-        self._check_values(X)
-        classes, ids = np.unique(y, return_inverse=True)
-        if len(classes) < 2:
-            raise ValueError(
-                f"{type(self).__name__} needs samples of at least 2 classes in the data, "
-                f"but the data contains only one class: {classes[0]!r}"
-            )
-        names = _common.label_names(classes)
-        ids = ids.astype(np.uint32).tolist()
-        self._model = MatrixModel.fit(self._kind, self._settings(), _csr_arrays(X), ids, names)
-        self.classes_ = classes
+        self._model, self.classes_ = fit_rows(self, self._kind, X, y, self._positive_only)
         return self
 
-    def _check_values(self, X):
-        """Refuses negative values where the model counts."""
-        if not self._positive_only:
-            return
-        values = X.data if sp.issparse(X) else X
-        if values.size and values.min() < 0:
-            raise ValueError(f"Negative values in data passed to {type(self).__name__} (input X)")
-
     def _scores(self, X, decision):
-        check_is_fitted(self, "_model")
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
-        self._check_values(X)
-        return self._model.scores(_csr_arrays(X), decision)
+        return row_scores(self, X, decision, self._positive_only)
 
     def predict(self, X):
         """The most probable class of each row.
@@ -96,7 +105,6 @@ class _MatrixClassifier(_common.PickledAsModelBytes, ClassifierMixin, BaseEstima
         """
         scores = self._scores(X, True)
         return self.classes_[np.argmax(scores, axis=1)]
-
 
 
 class _NaiveBayes(_MatrixClassifier):

@@ -40,8 +40,6 @@ class Vectorizer(_common.PickledAsModelBytes, TransformerMixin, BaseEstimator):
         Each column's idf factor.
     """
 
-    _native = VectorizerModel
-
     def __init__(
         self,
         *,
