@@ -3,6 +3,8 @@
 import pathlib
 import pickle
 import re
+import threading
+import time
 
 import numpy as np
 import pytest
@@ -129,3 +131,25 @@ def test_settings_reach_the_model(corpus):
     assert hashed.score(texts, labels) > 0.9
     chars = bowline.TextClassifier(char_ngram_range=(2, 4), min_df=2, max_df=0.9).fit(texts, labels)
     assert chars.score(texts, labels) > 0.9
+
+
+def test_the_gil_is_released_while_training(corpus):
+    """While one thread trains, another runs Python: its longest wait is far shorter than the
+    training (were the GIL held, it would wait for the whole of it)."""
+    texts, labels = corpus
+    texts, labels = texts * 10, labels * 10
+    spans = []
+
+    def train():
+        start = time.perf_counter()
+        bowline.TextClassifier().fit(texts, labels)
+        spans.append(time.perf_counter() - start)
+
+    worker = threading.Thread(target=train)
+    last, longest = time.perf_counter(), 0.0
+    worker.start()
+    while worker.is_alive():
+        now = time.perf_counter()
+        longest, last = max(longest, now - last), now
+    worker.join()
+    assert spans and longest < 0.5 * spans[0], (longest, spans)
