@@ -123,6 +123,8 @@ pub mod model;
 pub mod packed;
 pub mod pipeline;
 mod prefetch;
+#[cfg(feature = "python")]
+mod python;
 pub mod render;
 pub mod report;
 pub mod select;

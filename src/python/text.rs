@@ -1,0 +1,165 @@
+//! `TextModel`: a [`TextClassifier`] for Python, trained on texts and asked about texts.
+
+use std::path::{Path, PathBuf};
+
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+use super::convert::{pipeline, read_text, read_texts, table};
+use super::settings::Settings;
+use crate::classifier::{Explanation, Reading, TextClassifier};
+use crate::flow::Source;
+use crate::model::Model;
+
+/// A trained text classifier. Every method that reads or trains on texts releases the GIL.
+#[pyclass(module = "bowline._bowline")]
+pub(crate) struct TextModel {
+    classifier: TextClassifier,
+}
+
+/// An explanation as Python gets it: `(label, score, bias, [(term, contribution)],
+/// other_terms)`.
+type ExplanationTuple = (String, f64, f64, Vec<(String, f64)>, f64);
+
+/// What a model is called in the errors of a model read from bytes (a pickle).
+const IN_MEMORY: &str = "(pickled model)";
+
+#[pymethods]
+impl TextModel {
+    /// Trains a classifier of `kind` on `texts` with labels `labels`, on `n_jobs` threads.
+    #[staticmethod]
+    #[pyo3(signature = (kind, settings, labels, texts, n_jobs=None))]
+    fn fit(
+        py: Python<'_>,
+        kind: &str,
+        settings: Settings,
+        labels: Vec<String>,
+        texts: &Bound<'_, PyAny>,
+        n_jobs: Option<i64>,
+    ) -> PyResult<Self> {
+        let builder = settings.builder(Settings::kind(kind)?)?;
+        let texts = read_texts(texts)?;
+        let source = Source::labelled(labels.into_iter().zip(texts));
+        let fitted =
+            py.detach(|| builder.fit_source(source, &mut Reading::new(pipeline(n_jobs))))?;
+        Ok(TextModel {
+            classifier: fitted.classifier,
+        })
+    }
+
+    /// Learns more labelled texts, as `bowline update` does.
+    #[pyo3(signature = (labels, texts, n_jobs=None))]
+    fn update(
+        &mut self,
+        py: Python<'_>,
+        labels: Vec<String>,
+        texts: &Bound<'_, PyAny>,
+        n_jobs: Option<i64>,
+    ) -> PyResult<()> {
+        let source = Source::labelled(labels.into_iter().zip(read_texts(texts)?));
+        let classifier = &mut self.classifier;
+        py.detach(|| classifier.update_source(source, &mut Reading::new(pipeline(n_jobs))))?;
+        Ok(())
+    }
+
+    /// Per text and class (in the order of `labels`), the probability, or with
+    /// `decision=True` the classifier's score: an array of shape `(texts, classes)`.
+    #[pyo3(signature = (texts, decision=false, n_jobs=None))]
+    fn scores<'py>(
+        &self,
+        py: Python<'py>,
+        texts: &Bound<'py, PyAny>,
+        decision: bool,
+        n_jobs: Option<i64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let source = Source::texts(read_texts(texts)?);
+        let classes = self.classifier.labels().len();
+        let classifier = &self.classifier;
+        let values = py.detach(|| {
+            let mut values = Vec::new();
+            let mut reading = Reading::new(pipeline(n_jobs));
+            classifier.classify(source, &mut reading, |item, probabilities| {
+                let start = values.len();
+                values.resize(start + classes, 0.0);
+                let out = &mut values[start..];
+                match (decision, probabilities) {
+                    (true, _) => {
+                        let row = &item.counted.row;
+                        let model = classifier.model();
+                        model.classifier.scores(&row.indices, &row.values, out);
+                    }
+                    (false, Some(probabilities)) => out.copy_from_slice(probabilities),
+                    (false, None) => {}
+                }
+                Ok(())
+            })?;
+            Ok::<_, crate::Error>(values)
+        })?;
+        table(py, values, classes)
+    }
+
+    /// The predicted class of `text` with its `k` terms of largest contribution: `(label,
+    /// score, bias, [(term, contribution)], other_terms)`.
+    fn explain(&self, text: &Bound<'_, PyAny>, k: usize) -> PyResult<ExplanationTuple> {
+        let Explanation {
+            label,
+            score,
+            bias,
+            terms,
+            other_terms,
+        } = self.classifier.explain(&read_text(text)?, k)?;
+        let terms = terms
+            .into_iter()
+            .map(|t| (t.term, t.contribution))
+            .collect();
+        Ok((label, score, bias, terms, other_terms))
+    }
+
+    /// The class names, in the order of the columns of [`TextModel::scores`].
+    #[getter]
+    fn labels(&self) -> Vec<String> {
+        self.classifier.labels().to_vec()
+    }
+
+    /// The kind of classifier, by its command-line name.
+    #[getter]
+    fn kind(&self) -> &'static str {
+        self.classifier.model().classifier.kind().name()
+    }
+
+    /// Whether the probabilities are calibrated: naive Bayes' posteriors, a calibrated SVM's,
+    /// k-NN's votes; not an uncalibrated SVM's softmax of its scores.
+    #[getter]
+    fn calibrated(&self) -> bool {
+        let classifier = &self.classifier.model().classifier;
+        classifier.svm().is_none_or(|svm| svm.is_calibrated())
+    }
+
+    /// The model file's bytes, as `save` writes them.
+    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let bytes = py.detach(|| self.classifier.model().to_bytes())?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// A model from the bytes of a model file.
+    #[staticmethod]
+    fn from_bytes(py: Python<'_>, bytes: &[u8]) -> PyResult<Self> {
+        let model = py.detach(|| Model::from_bytes(bytes, Path::new(IN_MEMORY)))?;
+        Ok(TextModel {
+            classifier: TextClassifier::from_model(model)?,
+        })
+    }
+
+    /// Writes the model file atomically, as `bowline train` writes it.
+    fn save(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
+        py.detach(|| self.classifier.save(&path))?;
+        Ok(())
+    }
+
+    /// Reads a model file written by `save` or by `bowline train`.
+    #[staticmethod]
+    fn load(py: Python<'_>, path: PathBuf) -> PyResult<Self> {
+        let classifier = py.detach(|| TextClassifier::load(&path))?;
+        Ok(TextModel { classifier })
+    }
+}
