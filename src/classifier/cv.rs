@@ -91,7 +91,10 @@ impl Builder {
             let part = fit_part(corpus, &kept, &self.vectorizer)?;
             let train = self.trainer.rows(corpus, &part, &kept)?;
             let truth = labelled.classes_of(&kept);
-            let classifier = self.trainer.fit(&train, &truth, corpus.classes.len())?;
+            let space = part.vectorizer.space();
+            let classifier = self
+                .trainer
+                .fit_in(&train, &truth, corpus.classes.len(), space)?;
             let test = weigh_part(corpus, &part, &held)?;
             let truth = labelled.classes_of(&held);
             let report = evaluate(&classifier, &corpus.classes, &test, &truth);

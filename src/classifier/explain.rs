@@ -119,6 +119,7 @@ fn term_name(vectorizer: &FittedVectorizer, column: u32, terms: &Terms) -> Strin
     let Some(hashing) = vectorizer.hashing() else {
         return vectorizer.terms()[column as usize].to_string();
     };
+    let column = vectorizer.outer_column(column);
     let mut names: Vec<&str> = (terms.iter())
         .filter(|term| hashing.place(term).0 == column)
         .collect();

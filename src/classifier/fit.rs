@@ -83,7 +83,8 @@ impl Builder {
         let classes = fitted.classes.len();
         let mut docs_per_class = vec![0u64; classes];
         ids.iter().for_each(|&c| docs_per_class[c as usize] += 1);
-        let classifier = self.trainer.fit(&fitted.matrix, &ids, classes)?;
+        let space = fitted.vectorizer.space();
+        let classifier = self.trainer.fit_in(&fitted.matrix, &ids, classes, space)?;
         // The training matrix is spent; freeing it before the model is encoded lowers the peak.
         drop(fitted.matrix);
         let model = Model {

@@ -132,14 +132,15 @@ impl Builder {
         let sets = label_ids(&labels, &label_sets);
         let first: Vec<u32> = (0..sets.len()).map(|i| sets.row(i)[0]).collect();
         let (x, labels_n) = (&fitted.matrix, labels.len());
+        let space = fitted.vectorizer.space();
         let classifier = if options.folds >= 2 {
             enough_documents(&name, "threshold", options.folds, sets.len())?;
             let fold = folds(&fitted.ids, &first, options.folds, options.seed)?;
             self.trainer
-                .fit_sets_tuned(x, &sets, labels_n, &fold, options)?
+                .fit_sets_tuned(x, &sets, (labels_n, space), &fold, options)?
         } else {
             self.trainer
-                .fit_sets(x, &sets, labels_n, options.min_labels)?
+                .fit_sets(x, &sets, labels_n, options.min_labels, space)?
         };
         drop(fitted.matrix);
         let docs_per_label = sets.counts(labels_n);
@@ -163,12 +164,12 @@ impl crate::model::Trainer {
     /// over out-of-fold scores: each row is scored by a model trained on the other folds. An SVM
     /// starts its fold models from the model of every row
     /// ([`LinearSvm::train_sets_held_out`](crate::model::LinearSvm::train_sets_held_out));
-    /// naive Bayes trains them from scratch.
+    /// naive Bayes trains them from scratch, its smoothing counting `space` features.
     fn fit_sets_tuned(
         &self,
         x: &Matrix,
         sets: &LabelSets,
-        labels: usize,
+        (labels, space): (usize, usize),
         fold: &[usize],
         options: &MultiLabelOptions,
     ) -> Result<Classifier> {
@@ -184,8 +185,8 @@ impl crate::model::Trainer {
                 (PerLabel::Svm(svm), scored)
             }
             None => (
-                self.fit_per_label(x, sets, labels)?,
-                self.out_of_fold_scores(x, sets, labels, fold, options.folds)?,
+                self.fit_per_label(x, sets, labels, space)?,
+                self.out_of_fold_scores(x, sets, (labels, space), fold, options.folds)?,
             ),
         };
         let decision = MultiLabel {
@@ -205,7 +206,7 @@ impl crate::model::Trainer {
         &self,
         x: &Matrix,
         sets: &LabelSets,
-        labels: usize,
+        (labels, space): (usize, usize),
         fold: &[usize],
         folds: usize,
     ) -> Result<HeldOutScores> {
@@ -214,7 +215,8 @@ impl crate::model::Trainer {
         for f in 0..folds {
             let (held, kept): (Vec<usize>, Vec<usize>) =
                 (0..sets.len()).partition(|&i| fold[i] == f);
-            let model = self.fit_sets(&pick_rows(x, &kept)?, &sets.select(&kept), labels, 0)?;
+            let (rows, kept_sets) = (pick_rows(x, &kept)?, sets.select(&kept));
+            let model = self.fit_sets(&rows, &kept_sets, labels, 0, space)?;
             for &i in &held {
                 let (indices, values) = matrix_row(x, i);
                 model.scores(indices, values, &mut scores);

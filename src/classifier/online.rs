@@ -84,9 +84,13 @@ impl OnlineLearner {
                     .into(),
             ));
         }
-        let nb = NaiveBayes::new(nb_kind, alpha, Priors::Learned, 0, 0)?;
+        let mut nb = NaiveBayes::new(nb_kind, alpha, Priors::Learned, 0, 0)?;
         // A multi-label model also counts every document as one class (see `BinaryNb`).
-        let all = NaiveBayes::new(nb_kind, alpha, Priors::Learned, 1, 0)?;
+        let mut all = NaiveBayes::new(nb_kind, alpha, Priors::Learned, 1, 0)?;
+        // Hashed terms fall in 2^bits columns, which smoothing counts all along.
+        let space = vectorizer.hashing.map_or(0, |hashing| hashing.columns());
+        nb.set_space(space);
+        all.set_space(space);
         let multi =
             multi_label.map(|least| (OnlineNb::from_batch(&all), MultiLabel::untuned(0, least)));
         Ok(OnlineLearner {

@@ -28,7 +28,8 @@ impl Builder {
         let classes = fitted.classes.len();
         let mut docs_per_class = vec![0u64; classes];
         ids.iter().for_each(|&c| docs_per_class[c as usize] += 1);
-        let classifier = self.trainer.fit(&fitted.matrix, &ids, classes)?;
+        let space = fitted.vectorizer.space();
+        let classifier = self.trainer.fit_in(&fitted.matrix, &ids, classes, space)?;
         Ok(Some(Model {
             vectorizer: fitted
                 .vectorizer

@@ -64,6 +64,7 @@ impl Builder {
         let classes = survey.classes;
         let features = vectorizer.n_features();
         let mut nb = NaiveBayes::new(kind, smoothing.value(), priors, classes.len(), features)?;
+        nb.set_space(vectorizer.space());
         let mut sample = Sample::new(smoothing, vectorizer.n_docs() as usize);
         let docs_per_class = add_documents(
             (&mut nb, &mut sample),

@@ -70,7 +70,7 @@ pub(crate) fn hashed_fit_stages(
         Box::new(move |batch: &mut Vec<Analyzed>| {
             let mut tokens = 0;
             for item in batch.iter_mut().filter(|i| i.entry.is_document()) {
-                counter.count(hashing, &item.terms, |_| true, &mut item.counted);
+                counter.count(hashing, &item.terms, Some, &mut item.counted);
                 tokens += u64::from(item.counted.length);
                 release(item);
             }

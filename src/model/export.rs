@@ -49,6 +49,7 @@
 use serde::ser::{SerializeStruct, Serializer};
 use serde::Serialize;
 
+use super::kinds::OuterColumns;
 use super::Model;
 
 /// A model, ready to be written as JSON (see the [module](self) documentation).
@@ -79,11 +80,25 @@ impl Serialize for Export<'_> {
             Some(hashing) => s.serialize_field("hashing", &hashing)?,
             None => s.serialize_field("vocabulary", &Strings(v.terms()))?,
         }
-        s.serialize_field("df", v.df())?;
-        s.serialize_field("idf", v.idf())?;
-        s.serialize_field("classifier", &m.classifier.exported())?;
+        // Hashed terms are written over all 2^bits columns, as when the arrays had them all: a
+        // column no document reached has df 0 and the idf of df 0.
+        let outer = OuterColumns::of(v);
+        let (df, idf) = (v.df(), v.idf());
+        let unseen_idf = v.config().weighting.idf(0, v.n_docs());
+        s.serialize_field("df", &Dense(|| outer.dense(|j| df[j], 0)))?;
+        s.serialize_field("idf", &Dense(|| outer.dense(|j| idf[j], unseen_idf)))?;
+        s.serialize_field("classifier", &m.classifier.exported(outer))?;
         s.serialize_field("training", &m.info)?;
         s.end()
+    }
+}
+
+/// Values produced as they are written, not held: `.0()` gives them.
+struct Dense<F>(F);
+
+impl<T: Serialize, I: Iterator<Item = T>, F: Fn() -> I> Serialize for Dense<F> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq((self.0)())
     }
 }
 

@@ -26,7 +26,9 @@ use rayon::prelude::*;
 
 use super::{Classifier, Model, NbKind, TrainingInfo};
 use crate::error::{Error, Result};
-use crate::vectorize::{DfBound, FittedVectorizer, Idf, Norm, TermList, Tf, VectorizerConfig};
+use crate::vectorize::{
+    DfBound, FittedVectorizer, Idf, Keys, Norm, TermList, Tf, VectorizerConfig,
+};
 
 /// A model to merge and the name (a file, or a cluster process) its errors are reported under.
 #[derive(Debug, Clone)]
@@ -61,7 +63,8 @@ pub fn merge(parts: &[Part]) -> Result<Model> {
         .map(|p| classes_in(&p.model.labels, &labels))
         .collect();
     let features = vectorizer.n_features();
-    let classifier = Classifier::merged(parts, &columns, &classes, &labels, features)?;
+    let mut classifier = Classifier::merged(parts, &columns, &classes, &labels, features)?;
+    classifier.set_space(vectorizer.space());
     Ok(Model {
         vectorizer,
         info: merged_info(parts, &labels, &classes),
@@ -175,16 +178,18 @@ fn merged_vectorizer(parts: &[Part]) -> Result<(FittedVectorizer, Vec<Vec<u32>>)
             "the models hash terms differently (or some do not): they cannot be merged".into(),
         ));
     }
-    let mut terms: Vec<&str> = vectorizers.iter().flat_map(|v| v.terms().iter()).collect();
-    terms.par_sort_unstable();
-    terms.dedup();
-    let union: TermList = terms.into_iter().collect();
-    // Hashed models share their columns, which stay where they are.
-    let columns: Vec<Vec<u32>> = match vectorizers[0].hashing() {
-        Some(_) => vec![(0..vectorizers[0].n_features() as u32).collect(); vectorizers.len()],
-        None => vectorizers.iter().map(|v| columns_in(v, &union)).collect(),
+    let (keys, columns) = match vectorizers[0].hashing() {
+        Some(_) => hashed_union(&vectorizers),
+        None => {
+            let mut terms: Vec<&str> = vectorizers.iter().flat_map(|v| v.terms().iter()).collect();
+            terms.par_sort_unstable();
+            terms.dedup();
+            let union: TermList = terms.into_iter().collect();
+            let columns = vectorizers.iter().map(|v| columns_in(v, &union)).collect();
+            (Keys::Terms(union), columns)
+        }
     };
-    let mut df = vec![0u32; vectorizers[0].n_features().max(union.len())];
+    let mut df = vec![0u32; keys.len()];
     for (vectorizer, columns) in vectorizers.iter().zip(&columns) {
         for (&column, &d) in columns.iter().zip(vectorizer.df()) {
             df[column as usize] += d;
@@ -196,14 +201,28 @@ fn merged_vectorizer(parts: &[Part]) -> Result<(FittedVectorizer, Vec<Vec<u32>>)
     let n_docs =
         n_docs.ok_or_else(|| Error::Config("the merged model has too many documents".into()))?;
     let first = vectorizers[0];
-    let merged = FittedVectorizer::from_parts(
+    let merged = FittedVectorizer::from_keys(
         first.analyzer().clone(),
         first.config().clone(),
-        union,
+        keys,
         df,
         n_docs,
     )?;
     Ok((merged, columns))
+}
+
+/// The union of hashed models' columns, ascending, and each model's columns in it.
+fn hashed_union(vectorizers: &[&FittedVectorizer]) -> (Keys, Vec<Vec<u32>>) {
+    let mut union: Vec<u32> = (vectorizers.iter())
+        .flat_map(|v| v.hashed_columns().iter().copied())
+        .collect();
+    union.sort_unstable();
+    union.dedup();
+    let index = |column: &u32| union.binary_search(column).map_or(u32::MAX, |c| c as u32);
+    let columns = (vectorizers.iter())
+        .map(|v| v.hashed_columns().iter().map(index).collect())
+        .collect();
+    (Keys::Hashed(union.into()), columns)
 }
 
 /// The column in `union` of each of `part`'s terms, every one of which is there.

@@ -149,6 +149,11 @@ pub struct NaiveBayes {
     class_docs: Vec<f64>,
     sums: Vec<ClassSums>,
     n_features: usize,
+    /// The number of features smoothing counts, when it is more than `n_features`: for hashed
+    /// terms, all 2^bits columns, of which the arrays hold only those that occur. Not stored:
+    /// it comes from the vectorizer (see [`NaiveBayes::set_space`]).
+    #[serde(skip)]
+    space: Option<usize>,
     /// The log weights, computed on first use from the counts, or stored in the model file.
     #[serde(default, with = "crate::packed::derived")]
     scorer: OnceLock<SparseScorer>,
@@ -192,6 +197,7 @@ impl NaiveBayes {
             class_docs: vec![0.0; classes],
             sums: vec![ClassSums::default(); classes],
             n_features: features,
+            space: None,
             scorer: OnceLock::new(),
         })
     }
@@ -277,6 +283,18 @@ impl NaiveBayes {
         self.n_features
     }
 
+    /// Sets the number of features smoothing counts, `space` (at least the features), as the
+    /// vectorizer's [`space`](crate::vectorize::FittedVectorizer::space) gives it. It must be set
+    /// before the scorer is computed; a model file's stored scorer was computed with it.
+    pub(crate) fn set_space(&mut self, space: usize) {
+        self.space = Some(space);
+    }
+
+    /// The number of features smoothing counts: every column a term could fall in.
+    pub(crate) fn space(&self) -> usize {
+        self.space.unwrap_or(self.n_features).max(self.n_features)
+    }
+
     /// Training documents seen per class.
     pub(crate) fn class_docs(&self) -> &[f64] {
         &self.class_docs
@@ -360,8 +378,9 @@ impl NaiveBayes {
         let (n, alpha) = (self.n_features, self.alpha);
         let delta = |_, _, s: f64| (s + alpha).ln() - alpha.ln();
         let (mut scorer, _) = SparseScorer::new(n, self.log_priors(), &self.sums, delta);
+        let space = self.space() as f64;
         for (c, sums) in self.sums.iter().enumerate() {
-            scorer.slope[c] = alpha.ln() - (sums.total() + alpha * n as f64).ln();
+            scorer.slope[c] = alpha.ln() - (sums.total() + alpha * space).ln();
         }
         scorer
     }
@@ -389,13 +408,16 @@ impl NaiveBayes {
         // Complement NB ignores priors (as scikit-learn does with more than one class).
         let priors = vec![0.0; self.classes()];
         let (mut scorer, totals) = SparseScorer::new(n, priors, &self.sums, delta);
-        let base_total: f64 = base.iter().sum();
+        // A column beyond the arrays (hashed, never reached) has no counts: its base is log α.
+        let unseen = (self.space() - n) as f64;
+        let base_total: f64 = base.iter().sum::<f64>() + unseen * log_alpha;
+        let space = self.space() as f64;
         for (c, sums) in self.sums.iter().enumerate() {
-            let denominator = (grand - sums.total() + alpha * n as f64).ln();
+            let denominator = (grand - sums.total() + alpha * space).ln();
             // Rennie et al.'s normalization: each class's weights sum to 1 in magnitude, so
             // classes with more data do not dominate. The sum is negative, so the ratio is
             // positive and largest for terms rare outside the class.
-            let total = base_total + totals[c] - n as f64 * denominator;
+            let total = base_total + totals[c] - space * denominator;
             scorer.slope[c] = -denominator;
             scorer.scale[c] = 1.0 / total;
         }
@@ -423,7 +445,7 @@ impl NaiveBayes {
         scorer.binary = true;
         for (c, sums) in self.sums.iter().enumerate() {
             let unseen_missing = ((docs[c] + alpha) / (docs[c] + 2.0 * alpha)).ln();
-            let unseen = (n - sums.indices.len()) as f64;
+            let unseen = (self.space() - sums.indices.len()) as f64;
             scorer.bias[c] += missing[c] + unseen_missing * unseen;
             scorer.slope[c] = unseen_weight(c);
         }

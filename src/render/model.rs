@@ -188,7 +188,7 @@ fn top_terms(model: &Model, top: usize) -> TopTerms<'_> {
                 terms: (kept.iter())
                     .map(|&(j, value)| TermValue {
                         term: match vectorizer.hashing() {
-                            Some(_) => format!("#{j}"),
+                            Some(_) => format!("#{}", vectorizer.outer_column(j)),
                             None => terms[j as usize].to_string(),
                         },
                         value,

@@ -18,7 +18,9 @@ use crate::packed::{self, sections, Table};
 /// What is saved of a fitted vectorizer. Idf is stored only in model files of format 6 or
 /// later, used in place; elsewhere it is computed again on load. A model file of an older
 /// format lacks the fields added since (the model format's table of fields says which), and
-/// they read as their defaults: not hashed, n-grams weighed like words.
+/// they read as their defaults: not hashed, n-grams weighed like words, no list of hashed
+/// columns. A hashed vectorizer without that list (a model file before format 10, a vocabulary
+/// file) has a document frequency for each of the 2^bits columns.
 #[derive(Debug, Clone, Deserialize)]
 struct StoredVectorizer {
     analyzer: AnalyzerConfig,
@@ -33,6 +35,8 @@ struct StoredVectorizer {
     hashing: Option<Hashing>,
     #[serde(default = "unweighted")]
     ngram_weight: f64,
+    #[serde(default, deserialize_with = "packed::derived::option")]
+    columns: Option<Table<u32>>,
 }
 
 /// [`StoredVectorizer`] borrowed, to save a vectorizer without copying it.
@@ -42,19 +46,22 @@ struct StoredRef<'a> {
     config: &'a VectorizerConfig,
     n_docs: u32,
     terms: &'a TermList,
-    #[serde(with = "packed::seq")]
-    df: &'a Table<u32>,
+    df: DfRef<'a>,
     #[serde(skip_serializing_if = "left_out")]
     idf: Kept<&'a Table<f64>>,
     #[serde(skip_serializing_if = "left_out")]
     hashing: Kept<Option<Hashing>>,
     #[serde(skip_serializing_if = "left_out")]
     ngram_weight: Kept<f64>,
+    #[serde(skip_serializing_if = "left_out")]
+    columns: Kept<&'a Table<u32>>,
 }
 
 /// A field of [`StoredRef`] that a model file always holds and anything else only sometimes:
 /// a vocabulary file (`vectorize --vocab`) never holds idf, and holds the hashing and the
-/// n-gram weight only when they are not the default, so that it reads as before.
+/// n-gram weight only when they are not the default, so that it reads as before. The list of
+/// hashed columns is held by a model file of a hashed vectorizer alone: a model without
+/// hashing is written byte for byte as before that list existed.
 struct Kept<T> {
     value: T,
     kept: bool,
@@ -70,6 +77,37 @@ fn left_out<T>(field: &Kept<T>) -> bool {
     !field.kept
 }
 
+/// The document frequencies as [`StoredRef`] writes them: the table, or for hashed terms
+/// outside a model file one for each of the `space` columns, 0 where none is kept, produced as
+/// they are written rather than held.
+enum DfRef<'a> {
+    Table(&'a Table<u32>),
+    Dense {
+        columns: &'a [u32],
+        df: &'a [u32],
+        space: usize,
+    },
+}
+
+impl Serialize for DfRef<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match *self {
+            DfRef::Table(table) => packed::seq::serialize(&table, serializer),
+            DfRef::Dense { columns, df, space } => {
+                let mut kept = columns.iter().zip(df).peekable();
+                let dense = (0..space as u32).map(|column| match kept.peek() {
+                    Some(&(&c, &d)) if c == column => {
+                        kept.next();
+                        d
+                    }
+                    _ => 0,
+                });
+                serializer.collect_seq(dense)
+            }
+        }
+    }
+}
+
 /// A vocabulary with document frequencies and the analysis and weighting that produced it.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(try_from = "StoredVectorizer")]
@@ -80,6 +118,9 @@ pub struct FittedVectorizer {
     pub(super) terms: TermList,
     pub(super) df: Table<u32>,
     pub(super) idf: Table<f64>,
+    /// For hashed terms, the hashed column of each column, ascending: the columns that some
+    /// training document reached and pruning kept. Empty otherwise.
+    pub(super) columns: Table<u32>,
     /// The terms as chains of word ids, for transforms with n-grams; derived.
     pub(super) grams: LazyGrams,
 }
@@ -92,6 +133,7 @@ impl PartialEq for FittedVectorizer {
             && self.n_docs == other.n_docs
             && self.terms == other.terms
             && self.df == other.df
+            && self.columns == other.columns
     }
 }
 
@@ -102,17 +144,17 @@ impl TryFrom<StoredVectorizer> for FittedVectorizer {
         let mut s = stored;
         s.config.hashing = s.hashing;
         s.config.ngram_weight = s.ngram_weight;
+        let keys = match (s.hashing, s.columns) {
+            (None, _) => Keys::Terms(s.terms),
+            (Some(_), Some(columns)) => Keys::Hashed(columns),
+            // Before the list of columns, a hashed vectorizer had every column.
+            (Some(hashing), None) => Keys::Hashed((0..hashing.columns() as u32).collect()),
+        };
         match s.idf {
-            Some(idf) => {
-                FittedVectorizer::in_file(s.analyzer, s.config, s.terms, s.df, idf, s.n_docs)
+            Some(idf) => FittedVectorizer::in_file(s.analyzer, s.config, keys, s.df, idf, s.n_docs),
+            None => {
+                FittedVectorizer::from_keys(s.analyzer, s.config, keys, s.df.into_vec(), s.n_docs)
             }
-            None => FittedVectorizer::from_parts(
-                s.analyzer,
-                s.config,
-                s.terms,
-                s.df.into_vec(),
-                s.n_docs,
-            ),
         }
         .map_err(|e| e.to_string())
     }
@@ -122,12 +164,22 @@ impl Serialize for FittedVectorizer {
     fn serialize<S: serde::Serializer>(&self, mut serializer: S) -> Result<S::Ok, S::Error> {
         let in_file = sections::writing(&mut serializer).is_some();
         let (hashing, ngram_weight) = (self.config.hashing, self.config.ngram_weight);
+        // Elsewhere than in a model file, a hashed vectorizer is written as it was before the
+        // list of columns: a document frequency for every column.
+        let df = match hashing {
+            Some(hashing) if !in_file => DfRef::Dense {
+                columns: &self.columns,
+                df: &self.df,
+                space: hashing.columns(),
+            },
+            _ => DfRef::Table(&self.df),
+        };
         StoredRef {
             analyzer: &self.analyzer,
             config: &self.config,
             n_docs: self.n_docs,
             terms: &self.terms,
-            df: &self.df,
+            df,
             idf: Kept {
                 value: &self.idf,
                 kept: in_file,
@@ -139,6 +191,10 @@ impl Serialize for FittedVectorizer {
             ngram_weight: Kept {
                 value: ngram_weight,
                 kept: in_file || ngram_weight != unweighted(),
+            },
+            columns: Kept {
+                value: &self.columns,
+                kept: in_file && hashing.is_some(),
             },
         }
         .serialize(serializer)
@@ -154,10 +210,22 @@ impl FittedVectorizer {
         df: Vec<u32>,
         n_docs: u32,
     ) -> Result<Self> {
+        FittedVectorizer::from_keys(analyzer, config, Keys::Terms(terms), df, n_docs)
+    }
+
+    /// [`FittedVectorizer::from_parts`] for terms or hashed columns.
+    pub(crate) fn from_keys(
+        analyzer: AnalyzerConfig,
+        config: VectorizerConfig,
+        keys: Keys,
+        df: Vec<u32>,
+        n_docs: u32,
+    ) -> Result<Self> {
         analyzer.validate()?;
         config.validate()?;
         let broken = |message: &str| Err(Error::Config(format!("vectorizer: {message}")));
-        let features = features_of(&config, &terms);
+        let (terms, columns) = keys.checked(&config)?;
+        let features = features_of(&config, &terms, &columns);
         if features != df.len() || features > u32::MAX as usize {
             return broken("terms and document frequencies differ in number");
         }
@@ -186,6 +254,7 @@ impl FittedVectorizer {
             terms,
             df: df.into(),
             idf: idf.into(),
+            columns,
             grams: LazyGrams::default(),
         })
     }
@@ -197,14 +266,15 @@ impl FittedVectorizer {
     fn in_file(
         analyzer: AnalyzerConfig,
         config: VectorizerConfig,
-        terms: TermList,
+        keys: Keys,
         df: Table<u32>,
         idf: Table<f64>,
         n_docs: u32,
     ) -> Result<Self> {
         analyzer.validate()?;
         config.validate()?;
-        let features = features_of(&config, &terms);
+        let (terms, columns) = keys.checked(&config)?;
+        let features = features_of(&config, &terms, &columns);
         if features != df.len() || idf.len() != df.len() || features > u32::MAX as usize {
             let message = "terms, document frequencies and idf differ in number";
             return Err(Error::Config(format!("vectorizer: {message}")));
@@ -216,6 +286,7 @@ impl FittedVectorizer {
             terms,
             df,
             idf,
+            columns,
             grams: LazyGrams::default(),
         })
     }
@@ -240,9 +311,33 @@ impl FittedVectorizer {
         self.config.hashing
     }
 
-    /// The number of columns: the terms, or 2^bits when terms are hashed.
+    /// The number of columns: the terms, or for hashed terms the hashed columns kept (those
+    /// that some training document reached and pruning kept).
     pub fn n_features(&self) -> usize {
-        features_of(&self.config, &self.terms)
+        features_of(&self.config, &self.terms, &self.columns)
+    }
+
+    /// The number of features the model's smoothing counts: [`FittedVectorizer::n_features`],
+    /// or 2^bits for hashed terms, every column a term could fall in, as when each had an array
+    /// entry.
+    pub fn space(&self) -> usize {
+        self.config
+            .hashing
+            .map_or(self.n_features(), Hashing::columns)
+    }
+
+    /// For hashed terms, the hashed column of each column, ascending; empty otherwise.
+    pub fn hashed_columns(&self) -> &[u32] {
+        &self.columns
+    }
+
+    /// The number column `column` is known by outside: itself, or for hashed terms the hashed
+    /// column it holds.
+    pub fn outer_column(&self, column: u32) -> u32 {
+        match self.config.hashing {
+            Some(_) => self.columns[column as usize],
+            None => column,
+        }
     }
 
     /// Document frequencies, in column order.
@@ -268,7 +363,11 @@ impl FittedVectorizer {
             ..self.config
         };
         let df = self.df.into_vec();
-        FittedVectorizer::from_parts(self.analyzer, config, self.terms, df, self.n_docs)
+        let keys = match config.hashing {
+            Some(_) => Keys::Hashed(self.columns),
+            None => Keys::Terms(self.terms),
+        };
+        FittedVectorizer::from_keys(self.analyzer, config, keys, df, self.n_docs)
     }
 
     /// This vocabulary grown by `other`'s, as when a model learns from more documents: the union
@@ -317,8 +416,9 @@ impl FittedVectorizer {
         Ok((merged, ours, theirs))
     }
 
-    /// [`FittedVectorizer::extend`] for hashed terms: the columns stay where they are, and a
-    /// column no document of this vectorizer reached joins if it meets `min_df` in `other`.
+    /// [`FittedVectorizer::extend`] for hashed terms: the union of the hashed columns, in
+    /// ascending order, where a column of `other` that this vectorizer lacks joins if it meets
+    /// `min_df` in `other`.
     fn extend_hashed(
         &self,
         other: &FittedVectorizer,
@@ -329,26 +429,31 @@ impl FittedVectorizer {
                 "the new documents are not hashed into the same columns as the model's".into(),
             ));
         }
-        let admitted = |(&ours, &theirs): (&u32, &u32)| ours > 0 || theirs >= min_df;
-        let pairs = || self.df.iter().zip(other.df.iter());
-        let df = pairs()
-            .map(|pair| if admitted(pair) { pair.0 + pair.1 } else { 0 })
-            .collect();
-        let ours = (0..self.df.len() as u32).collect();
-        let theirs = pairs()
-            .enumerate()
-            .map(|(column, pair)| {
-                if admitted(pair) {
-                    column as u32
-                } else {
-                    u32::MAX
-                }
-            })
-            .collect();
-        let merged = FittedVectorizer::from_parts(
+        let known = |column: u32| self.columns.binary_search(&column).is_ok();
+        let admitted = (other.columns.iter().zip(other.df.iter()))
+            .filter(|&(&column, &df)| df >= min_df || known(column))
+            .map(|(&column, _)| column);
+        let mut columns: Vec<u32> = self.columns.iter().copied().chain(admitted).collect();
+        columns.sort_unstable();
+        columns.dedup();
+        let index = |&column: &u32| {
+            columns
+                .binary_search(&column)
+                .map_or(u32::MAX, |i| i as u32)
+        };
+        let ours: Vec<u32> = self.columns.iter().map(index).collect();
+        let theirs: Vec<u32> = other.columns.iter().map(index).collect();
+        let mut df = vec![0u32; columns.len()];
+        for (&new, &d) in (ours.iter().zip(self.df.iter()))
+            .chain(theirs.iter().zip(other.df.iter()))
+            .filter(|&(&new, _)| new != u32::MAX)
+        {
+            df[new as usize] += d;
+        }
+        let merged = FittedVectorizer::from_keys(
             self.analyzer.clone(),
             self.config.clone(),
-            TermList::default(),
+            Keys::Hashed(columns.into()),
             df,
             self.n_docs.saturating_add(other.n_docs),
         )?;
@@ -359,10 +464,7 @@ impl FittedVectorizer {
     /// training document reached it and it was not pruned.
     pub(crate) fn column(&self, term: &str) -> Option<u32> {
         match self.config.hashing {
-            Some(hashing) => {
-                let (column, _) = hashing.place(term);
-                (self.df[column as usize] > 0).then_some(column)
-            }
+            Some(hashing) => self.kept_column(hashing.place(term).0),
             None => self.terms.find(term),
         }
     }
@@ -392,8 +494,15 @@ impl FittedVectorizer {
     /// Counts hashed terms; a column no training document reached is out of vocabulary, as an
     /// unknown term is.
     pub(super) fn count_hashed(&self, hashing: Hashing, terms: &Terms, counted: &mut Counted) {
-        let kept = |column: u32| self.df[column as usize] > 0;
+        let kept = |column: u32| self.kept_column(column);
         HASHED.with_borrow_mut(|counter| counter.count(hashing, terms, kept, counted));
+    }
+
+    /// The column that holds hashed column `hashed`, if one does and a training document
+    /// reached it (a model file before format 10 has every column, most never reached).
+    fn kept_column(&self, hashed: u32) -> Option<u32> {
+        let column = self.columns.binary_search(&hashed).ok()?;
+        (self.df[column] > 0).then_some(column as u32)
     }
 
     /// Turns one analyzed document into a weighted row.
@@ -412,8 +521,51 @@ thread_local! {
 }
 
 /// The number of columns of a vectorizer of these parts.
-fn features_of(config: &VectorizerConfig, terms: &TermList) -> usize {
-    config.hashing.map_or(terms.len(), Hashing::columns)
+fn features_of(config: &VectorizerConfig, terms: &TermList, columns: &[u32]) -> usize {
+    match config.hashing {
+        Some(_) => columns.len(),
+        None => terms.len(),
+    }
+}
+
+/// What a vectorizer's columns stand for: its terms, or for hashed terms the hashed columns
+/// that some training document reached, ascending.
+#[derive(Debug)]
+pub(crate) enum Keys {
+    /// Terms, in byte order.
+    Terms(TermList),
+    /// Hashed columns, ascending.
+    Hashed(Table<u32>),
+}
+
+impl Keys {
+    /// The number of terms or hashed columns.
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Keys::Terms(terms) => terms.len(),
+            Keys::Hashed(columns) => columns.len(),
+        }
+    }
+
+    /// The terms and the hashed columns, one of them empty, checked against `config`: hashed
+    /// columns ascend and lie below 2^bits.
+    fn checked(self, config: &VectorizerConfig) -> Result<(TermList, Table<u32>)> {
+        let broken = |message: &str| Err(Error::Config(format!("vectorizer: {message}")));
+        match (self, config.hashing) {
+            (Keys::Terms(terms), None) => Ok((terms, Table::default())),
+            (Keys::Hashed(columns), Some(hashing)) => {
+                let ascending = columns.windows(2).all(|pair| pair[0] < pair[1]);
+                let within = columns
+                    .last()
+                    .is_none_or(|&c| (c as usize) < hashing.columns());
+                if !(ascending && within) {
+                    return broken("hashed columns are not ascending within 2^bits");
+                }
+                Ok((TermList::default(), columns))
+            }
+            _ => broken("hashed columns without hashing, or hashing without them"),
+        }
+    }
 }
 
 /// The file `bowline vectorize --vocab` writes: the fitted vectorizer and the class names, whose

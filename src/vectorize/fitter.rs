@@ -4,9 +4,9 @@
 use std::ops::Range;
 
 use super::{
-    fill_renumbered, for_each_renumbered, vocabulary, Counted, DfBound, FittedVectorizer,
-    HashedCounter, Hashing, Interner, Matrix, RowCounter, RowSource, SparseRow, TermList,
-    VectorizerConfig,
+    fill_renumbered, for_each_renumbered, vocabulary, ColumnIds, Counted, DfBound,
+    FittedVectorizer, HashedCounter, Hashing, Interner, Keys, Matrix, RowCounter, RowSource,
+    SparseRow, VectorizerConfig,
 };
 use crate::analyze::{AnalyzerConfig, Terms};
 use crate::error::{Error, Result};
@@ -25,12 +25,29 @@ pub struct CountRows {
     pub(super) lengths: Vec<u32>,
     pub(super) df: Vec<u32>,
     pub(super) total: Vec<u64>,
+    /// For hashed terms, the provisional id of each hashed column: a row counted over hashed
+    /// columns is kept over these ids, so that the frequencies grow with the columns that occur.
+    pub(super) hashed: Option<ColumnIds>,
 }
 
 impl CountRows {
+    /// Rows counted over hashed columns, which [`CountRows::push`] turns into provisional ids.
+    fn hashed() -> Self {
+        CountRows {
+            hashed: Some(ColumnIds::default()),
+            ..CountRows::default()
+        }
+    }
+
     /// Appends one document's counts.
-    pub fn push(&mut self, counted: Counted) {
-        self.count(&counted);
+    pub fn push(&mut self, mut counted: Counted) {
+        if let Some(ids) = &mut self.hashed {
+            for index in &mut counted.row.indices {
+                *index = ids.id(*index);
+            }
+        }
+        self.add(&counted.row.indices, &counted.row.values);
+        self.lengths.push(counted.length);
         self.rows.push(counted.row);
     }
 
@@ -39,17 +56,28 @@ impl CountRows {
     /// `crate::flow::survey_corpus`).
     pub fn count(&mut self, counted: &Counted) {
         let row = &counted.row;
-        if let Some(&max) = row.indices.last() {
+        match &mut self.hashed {
+            Some(ids) => {
+                let own: Vec<u32> = row.indices.iter().map(|&c| ids.id(c)).collect();
+                self.add(&own, &row.values);
+            }
+            None => self.add(&row.indices, &row.values),
+        }
+        self.lengths.push(counted.length);
+    }
+
+    /// Adds a row over provisional ids, in any order, to the frequencies and totals.
+    fn add(&mut self, ids: &[u32], values: &[f64]) {
+        if let Some(&max) = ids.iter().max() {
             if max as usize >= self.df.len() {
                 self.df.resize(max as usize + 1, 0);
                 self.total.resize(max as usize + 1, 0);
             }
         }
-        for (&id, &count) in row.indices.iter().zip(&row.values) {
+        for (&id, &count) in ids.iter().zip(values) {
             self.df[id as usize] += 1;
             self.total[id as usize] += count as u64;
         }
-        self.lengths.push(counted.length);
     }
 
     /// Documents so far.
@@ -80,10 +108,14 @@ impl Fitter {
     /// A fitter; `config` is validated here.
     pub fn new(config: VectorizerConfig) -> Result<Self> {
         config.validate()?;
+        let rows = match config.hashing {
+            Some(_) => CountRows::hashed(),
+            None => CountRows::default(),
+        };
         Ok(Fitter {
             config,
             interner: Interner::default(),
-            rows: CountRows::default(),
+            rows,
             counter: RowCounter::default(),
         })
     }
@@ -93,7 +125,7 @@ impl Fitter {
         let mut counted = Counted::default();
         match self.config.hashing {
             Some(hashing) => {
-                HashedCounter::default().count(hashing, terms, |_| true, &mut counted);
+                HashedCounter::default().count(hashing, terms, Some, &mut counted);
             }
             None => {
                 let interner = &self.interner;
@@ -136,20 +168,23 @@ impl Fitter {
             lengths,
             df,
             total,
+            hashed,
         } = self.rows;
         let n_docs = u32::try_from(lengths.len())
             .map_err(|_| Error::Config("more than 4 billion documents".into()))?;
         let seen = df.iter().filter(|&&d| d > 0).count();
-        let (terms, df, remap) = match self.config.hashing {
-            Some(hashing) => {
-                let (df, remap) =
-                    vocabulary::prune_hashed(&df, hashing.columns(), &self.config, n_docs);
-                (TermList::default(), df, remap)
+        let (keys, df, remap) = match &hashed {
+            Some(ids) => {
+                let (columns, df, remap) =
+                    vocabulary::prune_hashed(ids.columns(), &df, &self.config, n_docs);
+                (Keys::Hashed(columns.into()), df, remap)
             }
             None => {
                 let wanted = vocabulary::within_df_bounds(&df, &self.config, n_docs);
                 let terms = self.interner.into_terms(|id| wanted(&id));
-                vocabulary::prune(&terms, &df, &total, &self.config, n_docs)
+                let (terms, df, remap) =
+                    vocabulary::prune(&terms, &df, &total, &self.config, n_docs);
+                (Keys::Terms(terms), df, remap)
             }
         };
         let kept = df.iter().filter(|&&d| d > 0).count();
@@ -165,7 +200,7 @@ impl Fitter {
                 bound(self.config.max_df)
             )));
         }
-        let vectorizer = FittedVectorizer::from_parts(analyzer, self.config, terms, df, n_docs)?;
+        let vectorizer = FittedVectorizer::from_keys(analyzer, self.config, keys, df, n_docs)?;
         let rows = TrainingRows {
             rows,
             lengths,
@@ -194,7 +229,9 @@ impl TrainingRows {
     }
 }
 
-/// Training rows renumbered and weighed on demand; see [`TrainingRows::weighed_by`].
+/// Training rows renumbered and weighed on demand; see [`TrainingRows::weighed_by`]. As a
+/// [`RowSource`] they are visited over the columns the vectorizer is known by outside (see
+/// [`FittedVectorizer::outer_column`]): hashed columns for hashed terms.
 pub struct WeighedRows<'a> {
     pub(super) rows: &'a TrainingRows,
     pub(super) vectorizer: &'a FittedVectorizer,
@@ -235,8 +272,16 @@ impl RowSource for WeighedRows<'_> {
         } = self.rows;
         let row = |i: usize| (&rows[i].indices[..], &rows[i].values[..]);
         let weigh = |i: usize, row: &mut SparseRow| self.vectorizer.weigh(row, lengths[i]);
+        // A hashed row is written over the hashed columns, which keep the columns' order.
+        let hashed = self.vectorizer.hashed_columns();
+        let mut outer = Vec::new();
         for_each_renumbered(range, remap, row, weigh, |i, row| {
-            each(i, &row.indices, &row.values);
+            if hashed.is_empty() {
+                return each(i, &row.indices, &row.values);
+            }
+            outer.clear();
+            outer.extend(row.indices.iter().map(|&j| hashed[j as usize]));
+            each(i, &outer, &row.values);
         });
     }
 }

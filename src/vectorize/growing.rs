@@ -1,12 +1,14 @@
 //! A vocabulary that grows one document at a time, for learning from a stream: a term gets the
 //! next id when first seen, and document frequencies and the idf follow every document. It turns
-//! into a sorted [`FittedVectorizer`] whenever the model is saved. With hashed terms there is
-//! nothing to grow: each term's column is its hash's, and only the document frequencies of the
-//! 2^bits columns change.
+//! into a sorted [`FittedVectorizer`] whenever the model is saved. With hashed terms, it is the
+//! hashed columns that get the next id when first reached, so that the arrays follow the columns
+//! that occur rather than 2^bits.
 
 use rustc_hash::FxHashMap;
 
-use super::{Counted, FittedVectorizer, HashedCounter, RowCounter, TermList, VectorizerConfig};
+use super::{
+    ColumnIds, Counted, FittedVectorizer, HashedCounter, Keys, RowCounter, VectorizerConfig,
+};
 use crate::analyze::{AnalyzerConfig, Terms};
 use crate::error::{Error, Result};
 
@@ -21,29 +23,32 @@ pub(crate) struct GrowingVocabulary {
     n_docs: u32,
     counter: RowCounter,
     hashed: HashedCounter,
+    /// For hashed terms, the id of each hashed column reached.
+    columns: ColumnIds,
 }
 
 impl GrowingVocabulary {
     /// An empty vocabulary; `config` is validated here.
     pub(crate) fn new(analyzer: AnalyzerConfig, config: VectorizerConfig) -> Result<Self> {
         config.validate()?;
-        let columns = config.hashing.map_or(0, |hashing| hashing.columns());
         Ok(GrowingVocabulary {
             analyzer,
             config,
             ids: FxHashMap::default(),
             terms: Vec::new(),
-            df: vec![0; columns],
+            df: Vec::new(),
             n_docs: 0,
             counter: RowCounter::default(),
             hashed: HashedCounter::default(),
+            columns: ColumnIds::default(),
         })
     }
 
     /// Continues from a fitted vectorizer: its columns keep their ids.
     pub(crate) fn from_fitted(fitted: &FittedVectorizer) -> Result<Self> {
         let mut vocabulary = Self::new(fitted.analyzer.clone(), fitted.config.clone())?;
-        // A hashed vectorizer has no terms: only its document frequencies carry over.
+        // A hashed vectorizer has no terms: its columns take the ids they have there.
+        vocabulary.columns = ColumnIds::from_columns(fitted.hashed_columns());
         for (id, term) in fitted.terms.iter().enumerate() {
             vocabulary.ids.insert(term.into(), id as u32);
             vocabulary.terms.push(term.into());
@@ -66,10 +71,11 @@ impl GrowingVocabulary {
         }
     }
 
-    /// Number of columns a learned row's ids lie below: the terms, or 2^bits for hashed terms.
+    /// Number of columns a learned row's ids lie below: the terms, or the hashed columns
+    /// reached.
     pub(crate) fn columns(&self) -> usize {
         match self.config.hashing {
-            Some(_) => self.df.len(),
+            Some(_) => self.columns.columns().len(),
             None => self.terms.len(),
         }
     }
@@ -79,8 +85,8 @@ impl GrowingVocabulary {
     pub(crate) fn transform(&mut self, terms: &Terms, counted: &mut Counted) {
         match self.config.hashing {
             Some(hashing) => {
-                let df = &self.df;
-                let kept = |column: u32| df[column as usize] > 0;
+                let (df, ids) = (&self.df, &self.columns);
+                let kept = |column| ids.get(column).filter(|&id| df[id as usize] > 0);
                 self.hashed.count(hashing, terms, kept, counted);
             }
             None => {
@@ -95,7 +101,12 @@ impl GrowingVocabulary {
     /// then the document is weighted with the updated idf.
     pub(crate) fn learn(&mut self, terms: &Terms, counted: &mut Counted) -> Result<()> {
         match self.config.hashing {
-            Some(hashing) => self.hashed.count(hashing, terms, |_| true, counted),
+            Some(hashing) => {
+                let ids = &mut self.columns;
+                self.hashed
+                    .count(hashing, terms, |column| Some(ids.id(column)), counted);
+                self.df.resize(ids.columns().len(), 0);
+            }
             None => self.intern(terms, counted),
         }
         for &id in &counted.row.indices {
@@ -137,30 +148,31 @@ impl GrowingVocabulary {
         });
     }
 
-    /// The vocabulary as a fitted vectorizer (terms sorted), and each id's column in it.
+    /// The vocabulary as a fitted vectorizer (terms, or hashed columns, sorted), and each id's
+    /// column in it.
     pub(crate) fn to_fitted(&self) -> Result<(FittedVectorizer, Vec<u32>)> {
-        if self.config.hashing.is_some() {
-            let fitted = FittedVectorizer::from_parts(
-                self.analyzer.clone(),
-                self.config.clone(),
-                TermList::default(),
-                self.df.clone(),
-                self.n_docs,
-            )?;
-            return Ok((fitted, (0..self.df.len() as u32).collect()));
-        }
-        let mut order: Vec<u32> = (0..self.terms.len() as u32).collect();
-        order.sort_unstable_by(|&a, &b| self.terms[a as usize].cmp(&self.terms[b as usize]));
+        let mut order: Vec<u32> = (0..self.columns() as u32).collect();
+        let keys = match self.config.hashing {
+            Some(_) => {
+                let hashed = self.columns.columns();
+                order.sort_unstable_by_key(|&id| hashed[id as usize]);
+                Keys::Hashed(order.iter().map(|&id| hashed[id as usize]).collect())
+            }
+            None => {
+                let terms = &self.terms;
+                order.sort_unstable_by(|&a, &b| terms[a as usize].cmp(&terms[b as usize]));
+                Keys::Terms(order.iter().map(|&id| &terms[id as usize]).collect())
+            }
+        };
         let mut columns = vec![0u32; order.len()];
         for (column, &id) in order.iter().enumerate() {
             columns[id as usize] = column as u32;
         }
-        let terms = order.iter().map(|&id| &self.terms[id as usize]);
         let df = order.iter().map(|&id| self.df[id as usize]).collect();
-        let fitted = FittedVectorizer::from_parts(
+        let fitted = FittedVectorizer::from_keys(
             self.analyzer.clone(),
             self.config.clone(),
-            terms.collect(),
+            keys,
             df,
             self.n_docs,
         )?;

@@ -16,9 +16,9 @@ use super::Counted;
 use crate::analyze::Terms;
 use crate::error::{Error, Result};
 
-/// The numbers of bits `--hash-bits` accepts. Below 4 nearly every term collides; above 28 the
-/// per-column arrays (document frequencies, idf, a linear model's weights per class) would take
-/// gigabytes before a single document is read.
+/// The numbers of bits `--hash-bits` accepts. Below 4 nearly every term collides. A model keeps
+/// arrays only for the columns its documents reach, so memory follows the data whatever the
+/// bits; 28 keeps a column number and its sign within the hash's 31 magnitude bits with room.
 pub(crate) const HASH_BITS: RangeInclusive<u32> = 4..=28;
 
 /// How terms are hashed to columns: the number of bits and whether occurrences carry a sign.
@@ -94,24 +94,24 @@ pub struct HashedCounter {
 }
 
 impl HashedCounter {
-    /// Counts `terms` into `counted`: each column's signed sum, columns in order, sums that
-    /// cancel to 0 left out. A term whose column `kept` refuses (pruned when fitting) is counted
-    /// in `counted.oov`.
+    /// Counts `terms` into `counted`: each column's signed sum, sums that cancel to 0 left out.
+    /// `kept` gives the index a hashed column is counted under, or `None` for a column the
+    /// vectorizer does not keep (no training document reached it, or it was pruned), whose
+    /// terms are counted in `counted.oov`. The row's indices are sorted.
     pub fn count(
         &mut self,
         hashing: Hashing,
         terms: &Terms,
-        kept: impl Fn(u32) -> bool,
+        mut kept: impl FnMut(u32) -> Option<u32>,
         counted: &mut Counted,
     ) {
         counted.oov = 0;
         self.places.clear();
         for term in terms.iter() {
             let (column, sign) = hashing.place(term);
-            if kept(column) {
-                self.places.push((column, sign));
-            } else {
-                counted.oov += 1;
+            match kept(column) {
+                Some(index) => self.places.push((index, sign)),
+                None => counted.oov += 1,
             }
         }
         self.places.sort_unstable_by_key(|&(column, _)| column);
@@ -153,11 +153,11 @@ mod tests {
             terms.push(term);
         }
         let mut counted = Counted::default();
-        HashedCounter::default().count(hashing, &terms, |_| true, &mut counted);
+        HashedCounter::default().count(hashing, &terms, Some, &mut counted);
         assert_eq!(counted.row.indices, [2, 6]);
         assert_eq!(counted.row.values, [3.0, -2.0]);
         assert_eq!((counted.length, counted.oov), (5, 0));
-        HashedCounter::default().count(hashing, &terms, |c| c != 6, &mut counted);
+        HashedCounter::default().count(hashing, &terms, |c| (c != 6).then_some(c), &mut counted);
         assert_eq!(counted.row.indices, [2]);
         assert_eq!((counted.length, counted.oov), (5, 2));
     }
@@ -171,7 +171,7 @@ mod tests {
         terms.push("y");
         terms.push("abc");
         let mut counted = Counted::default();
-        HashedCounter::default().count(hashing, &terms, |_| true, &mut counted);
+        HashedCounter::default().count(hashing, &terms, Some, &mut counted);
         assert!(counted.row.indices.is_empty());
     }
 

@@ -9,6 +9,7 @@
 //! Column ids are `u32` and follow the terms' byte order, so a vocabulary is identical whatever
 //! the input order or thread count.
 
+mod column_ids;
 mod config;
 mod corpus_fit;
 mod counting;
@@ -28,12 +29,14 @@ mod term_list;
 mod vocabulary;
 pub(crate) mod weighting;
 
+pub(crate) use column_ids::ColumnIds;
 pub use config::{DfBound, VectorizerConfig};
 pub(crate) use corpus_fit::CountedCorpus;
 pub use corpus_fit::FittedCorpus;
 pub use counting::Counted;
 pub(crate) use counting::RowCounter;
 pub(crate) use document_counter::DocumentCounter;
+pub(crate) use fitted::Keys;
 pub use fitted::{FittedVectorizer, VocabularyFile};
 pub use fitter::{CountRows, Fitter, TrainingRows, WeighedRows};
 use gram_index::LazyGrams;

@@ -22,11 +22,21 @@ impl Fitter {
     /// The documents counted so far, to be added to another fitter.
     pub(crate) fn into_shard(self) -> CountedShard {
         let terms = self.interner.into_terms(|_| true);
+        // Hashed rows are kept over this fitter's own ids for the columns: they travel over the
+        // hashed columns themselves, the same in every fitter.
+        let hashed = self.rows.hashed.as_ref().map(|ids| ids.columns().to_vec());
+        let row = |row: SparseRow| match &hashed {
+            Some(columns) => {
+                let outer = row.indices.iter().map(|&id| columns[id as usize]);
+                let mut pairs: Vec<(u32, f64)> = outer.zip(row.values).collect();
+                pairs.sort_unstable_by_key(|&(column, _)| column);
+                pairs.into_iter().unzip()
+            }
+            None => (row.indices, row.values),
+        };
         CountedShard {
             terms: terms.iter().map(str::to_owned).collect(),
-            rows: (self.rows.rows.into_iter())
-                .map(|row| (row.indices, row.values))
-                .collect(),
+            rows: self.rows.rows.into_iter().map(row).collect(),
             lengths: self.rows.lengths,
         }
     }

@@ -4,8 +4,8 @@
 //! each part is then fitted and weighed from those counts.
 
 use super::{
-    fill_renumbered, matrix_row, vocabulary, FittedCorpus, FittedVectorizer, Idf, Matrix, Norm,
-    SparseRow, TermList, Tf, VectorizerConfig, Weighting,
+    fill_renumbered, matrix_row, vocabulary, FittedCorpus, FittedVectorizer, Idf, Keys, Matrix,
+    Norm, SparseRow, TermList, Tf, VectorizerConfig, Weighting,
 };
 use crate::analyze::AnalyzerConfig;
 use crate::error::Result;
@@ -47,14 +47,21 @@ pub(crate) fn fit_part(
         }
     }
     let n_docs = rows.len() as u32;
-    let terms = counted.vectorizer.terms();
     let analyzer = counted.vectorizer.analyzer().clone();
+    if config.hashing.is_some() {
+        let columns = counted.vectorizer.hashed_columns();
+        let (columns, df, remap) = vocabulary::prune_hashed(columns, &df, config, n_docs);
+        let keys = Keys::Hashed(columns.into());
+        let vectorizer = FittedVectorizer::from_keys(analyzer, config.clone(), keys, df, n_docs)?;
+        return Ok(FittedPart { vectorizer, remap });
+    }
+    let terms = counted.vectorizer.terms();
     fit_counts(analyzer, terms, &df, &total, config, n_docs)
 }
 
 /// Fits `config` on `terms` (in byte order) with their document frequencies and total counts
 /// over `n_docs` documents, as a fit on those documents would: for counts added up elsewhere,
-/// as a cluster's workers add theirs.
+/// as a cluster's workers add theirs. Terms are not hashed.
 pub(crate) fn fit_counts(
     analyzer: AnalyzerConfig,
     terms: &TermList,
@@ -63,13 +70,7 @@ pub(crate) fn fit_counts(
     config: &VectorizerConfig,
     n_docs: u32,
 ) -> Result<FittedPart> {
-    let (terms, df, remap) = match config.hashing {
-        Some(_) => {
-            let (df, remap) = vocabulary::prune_hashed(df, df.len(), config, n_docs);
-            (TermList::default(), df, remap)
-        }
-        None => vocabulary::prune(terms, df, total, config, n_docs),
-    };
+    let (terms, df, remap) = vocabulary::prune(terms, df, total, config, n_docs);
     let vectorizer = FittedVectorizer::from_parts(analyzer, config.clone(), terms, df, n_docs)?;
     Ok(FittedPart { vectorizer, remap })
 }

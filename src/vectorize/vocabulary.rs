@@ -43,24 +43,26 @@ pub fn prune(
     (names, kept_df, remap)
 }
 
-/// Applies `min_df` and `max_df` to hashed columns, whose counts `df` holds (as far as the last
-/// column reached): returns each of the `columns` columns' document frequency, 0 where pruned,
-/// and the map from counted column to kept column (itself, or `u32::MAX` when pruned).
+/// Prunes hashed columns by document frequency: `columns[id]` is the hashed column of provisional
+/// id `id`, `df[id]` its document frequency. Returns the kept hashed columns in ascending order,
+/// their document frequencies, and each id's index among them (`u32::MAX` when pruned): a
+/// column no document reached has no index, as it has no array entry anywhere.
 pub fn prune_hashed(
+    columns: &[u32],
     df: &[u32],
-    columns: usize,
     config: &VectorizerConfig,
     n_docs: u32,
-) -> (Vec<u32>, Vec<u32>) {
+) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
     let wanted = within_df_bounds(df, config, n_docs);
-    let remap: Vec<u32> = (0..columns as u32)
-        .map(|column| if wanted(&column) { column } else { u32::MAX })
-        .collect();
-    let kept_df = remap
-        .iter()
-        .map(|&column| df.get(column as usize).copied().unwrap_or(0))
-        .collect();
-    (kept_df, remap)
+    let mut kept: Vec<u32> = (0..df.len() as u32).filter(|id| wanted(id)).collect();
+    kept.sort_unstable_by_key(|&id| columns[id as usize]);
+    let mut remap = vec![u32::MAX; df.len()];
+    for (index, &id) in kept.iter().enumerate() {
+        remap[id as usize] = index as u32;
+    }
+    let kept_columns = kept.iter().map(|&id| columns[id as usize]).collect();
+    let kept_df = kept.iter().map(|&id| df[id as usize]).collect();
+    (kept_columns, kept_df, remap)
 }
 
 /// Whether a provisional id's term occurs and meets `min_df` and `max_df`: the terms that

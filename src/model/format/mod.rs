@@ -36,6 +36,7 @@
 //! | 7 | how terms are hashed (`--hash-bits`), at the end of the vectorizer |
 //! | 8 | the weight of word n-grams (`--ngram-weight`), after it |
 //! | 9 | in the tuning record, whether tuning kept its starting configuration over a better trial |
+//! | 10 | for hashed terms, the hashed columns that occur, at the end of the vectorizer; arrays hold those columns alone instead of all 2^bits. Only a hashed model is written in format 10; any other is written in format 9, as before |
 //!
 //! `versions.rs` holds the same history as the decoder reads it: the fields that each format
 //! added, which a file of an earlier format lacks and which read as their defaults (not hashed,
@@ -48,7 +49,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-pub use self::versions::FORMAT_VERSION;
+pub use self::versions::{FORMAT_VERSION, HASHED_FORMAT_VERSION};
 use super::{Classifier, TrainingInfo};
 use crate::error::{Error, Result};
 use crate::packed::sections::{self, Backing, Reader, Sections};
@@ -111,7 +112,11 @@ impl Model {
         let postcard = measured.postcard.len() as u64;
         let mut header = Vec::with_capacity(HEADER_6);
         header.extend_from_slice(MAGIC);
-        header.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        let version = match self.vectorizer.hashing() {
+            Some(_) => HASHED_FORMAT_VERSION,
+            None => FORMAT_VERSION,
+        };
+        header.extend_from_slice(&version.to_le_bytes());
         header.extend_from_slice(&postcard.to_le_bytes());
         header.extend_from_slice(&crc32fast::hash(&measured.postcard).to_le_bytes());
         header.extend_from_slice(&measured.length.to_le_bytes());
@@ -162,7 +167,9 @@ impl Model {
     }
 
     /// Checks the decoded model's parts.
-    fn checked(self, path: &Path) -> Result<Self> {
+    fn checked(mut self, path: &Path) -> Result<Self> {
+        // The number of features naive Bayes' smoothing counts is the vectorizer's to say.
+        self.classifier.set_space(self.vectorizer.space());
         let problem = |message: String| Error::Format {
             path: path.to_path_buf(),
             message,
@@ -336,10 +343,10 @@ fn check_header(bytes: &[u8], path: &Path) -> Result<u32> {
         ));
     }
     let version = version_of(bytes);
-    if !(versions::OLDEST..=FORMAT_VERSION).contains(&version) {
+    if !(versions::OLDEST..=HASHED_FORMAT_VERSION).contains(&version) {
         return Err(problem(format!(
             "model format version {version}; this bowline reads versions {} to \
-             {FORMAT_VERSION}",
+             {HASHED_FORMAT_VERSION}",
             versions::OLDEST
         )));
     }

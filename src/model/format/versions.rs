@@ -3,8 +3,12 @@
 
 use crate::packed::sections::Since;
 
-/// The format this bowline writes. It reads every format from the oldest, 3, to this one.
+/// The format this bowline writes a model without hashed terms in.
 pub const FORMAT_VERSION: u32 = 9;
+/// The format this bowline writes a model with hashed terms (`--hash-bits`) in, the newest: it
+/// reads every format from the oldest, 3, to this one. Only a hashed vectorizer has the field
+/// it added, so a model without hashing is written in format 9, byte for byte as before.
+pub const HASHED_FORMAT_VERSION: u32 = 10;
 /// The oldest format this bowline reads.
 pub(super) const OLDEST: u32 = 3;
 /// The first format whose large arrays are sections, which its header locates.
@@ -24,6 +28,7 @@ pub(super) const FIELDS: &[Since] = &[
     since(7, "StoredVectorizer", "hashing"),
     since(8, "StoredVectorizer", "ngram_weight"),
     since(9, "Tuned", "best_not_taken"),
+    since(10, "StoredVectorizer", "columns"),
 ];
 
 const fn since(version: u32, owner: &'static str, field: &'static str) -> Since {

@@ -6,29 +6,81 @@ use serde::Serialize;
 
 use super::{Classifier, PerLabel};
 use crate::model::{Knn, LinearSvm, NaiveBayes, Priors, Similarity};
+use crate::vectorize::FittedVectorizer;
 
 impl Classifier {
-    /// The classifier's parameters as `export` writes them, tagged by `type`.
-    pub(crate) fn exported(&self) -> impl Serialize + '_ {
-        Exported(self)
+    /// The classifier's parameters as `export` writes them, tagged by `type`, over `outer`'s
+    /// columns.
+    pub(crate) fn exported<'a>(&'a self, outer: OuterColumns<'a>) -> impl Serialize + 'a {
+        Exported(self, outer)
+    }
+}
+
+/// The columns `export` writes: the vectorizer's, or for hashed terms all 2^bits hashed
+/// columns, of which the model's arrays hold those that occur. An export reads as it did when
+/// the arrays had every column.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct OuterColumns<'a> {
+    /// The hashed column of each column; empty when terms are not hashed.
+    hashed: &'a [u32],
+    /// The number of columns written.
+    space: usize,
+}
+
+impl<'a> OuterColumns<'a> {
+    /// The columns `vectorizer` is known by outside.
+    pub(crate) fn of(vectorizer: &'a FittedVectorizer) -> Self {
+        OuterColumns {
+            hashed: vectorizer.hashed_columns(),
+            space: vectorizer.space(),
+        }
+    }
+
+    /// Column `j`'s number outside.
+    fn column(self, j: u32) -> u32 {
+        self.hashed.get(j as usize).copied().unwrap_or(j)
+    }
+
+    /// A value for every column outside: `value(j)` for column `j`, `fill` for a hashed column
+    /// no column holds.
+    pub(crate) fn dense<T: Copy + 'a>(
+        self,
+        value: impl Fn(usize) -> T + 'a,
+        fill: T,
+    ) -> impl Iterator<Item = T> + 'a {
+        let mut kept = self.hashed.iter().enumerate().peekable();
+        let hashed = !self.hashed.is_empty();
+        (0..self.space).map(move |outer| {
+            if !hashed {
+                return value(outer);
+            }
+            match kept.peek() {
+                Some(&(j, &column)) if column as usize == outer => {
+                    kept.next();
+                    value(j)
+                }
+                _ => fill,
+            }
+        })
     }
 }
 
 /// A classifier's parameters, tagged by `type`.
-struct Exported<'a>(&'a Classifier);
+struct Exported<'a>(&'a Classifier, OuterColumns<'a>);
 
 impl Serialize for Exported<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let outer = self.1;
         match self.0 {
-            Classifier::Svm(svm) => svm_fields(svm, serializer),
-            Classifier::NaiveBayes(nb) => naive_bayes_fields(nb, serializer),
-            Classifier::Knn(knn) => knn_fields(knn, serializer),
+            Classifier::Svm(svm) => svm_fields(svm, outer, serializer),
+            Classifier::NaiveBayes(nb) => naive_bayes_fields(nb, outer, serializer),
+            Classifier::Knn(knn) => knn_fields(knn, outer, serializer),
             Classifier::MultiLabel(multi) => {
                 let mut s = serializer.serialize_struct("MultiLabel", 4)?;
                 s.serialize_field("type", "multi_label")?;
                 s.serialize_field("thresholds", &multi.decision.thresholds)?;
                 s.serialize_field("min_labels", &multi.decision.min_labels)?;
-                s.serialize_field("per_label", &PerLabelExported(&multi.scorer))?;
+                s.serialize_field("per_label", &PerLabelExported(&multi.scorer, outer))?;
                 s.end()
             }
             Classifier::Selected(selected) => {
@@ -44,7 +96,12 @@ impl Serialize for Exported<'_> {
                 }
                 columns.truncate(kept);
                 s.serialize_field("columns", &columns)?;
-                s.serialize_field("inner", &Exported(&selected.inner))?;
+                // A selection's inner classifier is over its own selected columns.
+                let inner = OuterColumns {
+                    hashed: &[],
+                    space: selected.inner.features(),
+                };
+                s.serialize_field("inner", &Exported(&selected.inner, inner))?;
                 s.end()
             }
         }
@@ -53,18 +110,19 @@ impl Serialize for Exported<'_> {
 
 /// A multi-label model's binary problems: an SVM whose classes are the labels, or naive Bayes
 /// with each label's counts (`positives`) and the counts over all documents (`all`).
-struct PerLabelExported<'a>(&'a PerLabel);
+struct PerLabelExported<'a>(&'a PerLabel, OuterColumns<'a>);
 
 impl Serialize for PerLabelExported<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let outer = self.1;
         match self.0 {
-            PerLabel::Svm(svm) => svm_fields(svm, serializer),
+            PerLabel::Svm(svm) => svm_fields(svm, outer, serializer),
             PerLabel::NaiveBayes(nb) => {
                 let (positives, all) = nb.counts();
                 let mut s = serializer.serialize_struct("BinaryNb", 3)?;
                 s.serialize_field("type", "binary_naive_bayes")?;
-                s.serialize_field("positives", &NaiveBayesExported(positives))?;
-                s.serialize_field("all", &NaiveBayesExported(all))?;
+                s.serialize_field("positives", &NaiveBayesExported(positives, outer))?;
+                s.serialize_field("all", &NaiveBayesExported(all, outer))?;
                 s.end()
             }
         }
@@ -72,18 +130,22 @@ impl Serialize for PerLabelExported<'_> {
 }
 
 /// Naive Bayes counts as `naive_bayes_fields` writes them.
-struct NaiveBayesExported<'a>(&'a NaiveBayes);
+struct NaiveBayesExported<'a>(&'a NaiveBayes, OuterColumns<'a>);
 
 impl Serialize for NaiveBayesExported<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        naive_bayes_fields(self.0, serializer)
+        naive_bayes_fields(self.0, self.1, serializer)
     }
 }
 
-fn svm_fields<S: Serializer>(svm: &LinearSvm, serializer: S) -> Result<S::Ok, S::Error> {
+fn svm_fields<S: Serializer>(
+    svm: &LinearSvm,
+    outer: OuterColumns,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
     let classes = svm.intercepts().len();
     let weights: Vec<ClassWeights> = (0..classes)
-        .map(|class| ClassWeights { svm, class })
+        .map(|class| ClassWeights { svm, class, outer })
         .collect();
     let mut s = serializer.serialize_struct("Svm", 4)?;
     s.serialize_field("type", "svm")?;
@@ -97,19 +159,25 @@ fn svm_fields<S: Serializer>(svm: &LinearSvm, serializer: S) -> Result<S::Ok, S:
 struct ClassWeights<'a> {
     svm: &'a LinearSvm,
     class: usize,
+    outer: OuterColumns<'a>,
 }
 
 impl Serialize for ClassWeights<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (svm, class) = (self.svm, self.class);
-        serializer.collect_seq((0..svm.features()).filter_map(|j| svm.weight(j, class)))
+        let weight = move |j: usize| svm.weight(j, class);
+        serializer.collect_seq(self.outer.dense(weight, Some(0.0)).flatten())
     }
 }
 
-fn naive_bayes_fields<S: Serializer>(nb: &NaiveBayes, serializer: S) -> Result<S::Ok, S::Error> {
+fn naive_bayes_fields<S: Serializer>(
+    nb: &NaiveBayes,
+    outer: OuterColumns,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
     #[derive(Serialize)]
     struct Sums<'a> {
-        indices: &'a [u32],
+        indices: Vec<u32>,
         values: &'a [f64],
     }
     #[derive(Serialize)]
@@ -125,7 +193,10 @@ fn naive_bayes_fields<S: Serializer>(nb: &NaiveBayes, serializer: S) -> Result<S
     };
     let sums: Vec<Sums> = nb
         .class_sums()
-        .map(|(indices, values)| Sums { indices, values })
+        .map(|(indices, values)| Sums {
+            indices: indices.iter().map(|&j| outer.column(j)).collect(),
+            values,
+        })
         .collect();
     let mut s = serializer.serialize_struct("NaiveBayes", 7)?;
     s.serialize_field("type", "naive_bayes")?;
@@ -133,12 +204,16 @@ fn naive_bayes_fields<S: Serializer>(nb: &NaiveBayes, serializer: S) -> Result<S
     s.serialize_field("alpha", &nb.alpha())?;
     s.serialize_field("priors", &priors)?;
     s.serialize_field("class_documents", nb.class_docs())?;
-    s.serialize_field("features", &nb.features())?;
+    s.serialize_field("features", &nb.space())?;
     s.serialize_field("sums", &sums)?;
     s.end()
 }
 
-fn knn_fields<S: Serializer>(knn: &Knn, serializer: S) -> Result<S::Ok, S::Error> {
+fn knn_fields<S: Serializer>(
+    knn: &Knn,
+    outer: OuterColumns,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
     #[derive(Serialize)]
     struct Document {
         class: u32,
@@ -149,7 +224,9 @@ fn knn_fields<S: Serializer>(knn: &Knn, serializer: S) -> Result<S::Ok, S::Error
         .documents()
         .into_iter()
         .map(|(class, terms)| {
-            let (indices, counts) = terms.into_iter().unzip();
+            let (indices, counts) = (terms.into_iter())
+                .map(|(j, count)| (outer.column(j), count))
+                .unzip();
             Document {
                 class,
                 indices,

@@ -41,6 +41,7 @@ mod training;
 mod updating;
 
 pub use event_models::NbKind;
+pub(crate) use exporting::OuterColumns;
 pub use per_label::PerLabel;
 pub use scoring::{Classifier, Selected};
 pub use training::{Params, Trainer};

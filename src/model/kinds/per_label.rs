@@ -26,6 +26,14 @@ impl PerLabel {
         }
     }
 
+    /// Sets the number of features naive Bayes' smoothing counts (see
+    /// [`Classifier::set_space`](super::Classifier::set_space)).
+    pub(crate) fn set_space(&mut self, space: usize) {
+        if let PerLabel::NaiveBayes(nb) = self {
+            nb.set_space(space);
+        }
+    }
+
     /// Checks the parts a damaged file could make inconsistent, and gives the number of labels
     /// scored.
     pub(crate) fn check(&self) -> Result<usize> {

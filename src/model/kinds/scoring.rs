@@ -47,6 +47,17 @@ impl Classifier {
         }
     }
 
+    /// Tells naive Bayes how many features its smoothing counts: the vectorizer's
+    /// [`space`](crate::vectorize::FittedVectorizer::space), 2^bits for hashed terms. A
+    /// selection's inner classifier counts its selected columns, as it was trained on them.
+    pub(crate) fn set_space(&mut self, space: usize) {
+        match self {
+            Classifier::NaiveBayes(nb) => nb.set_space(space),
+            Classifier::MultiLabel(multi) => multi.scorer.set_space(space),
+            Classifier::Svm(_) | Classifier::Knn(_) | Classifier::Selected(_) => {}
+        }
+    }
+
     /// Fills `out` (one slot per class) with the scores of one weighted row, whose highest is
     /// the predicted class. Columns beyond the model's features (terms it never saw) are ignored.
     pub fn scores(&self, indices: &[u32], values: &[f64], out: &mut [f64]) {

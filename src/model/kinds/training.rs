@@ -107,12 +107,27 @@ pub enum Trainer {
 }
 
 impl Trainer {
-    /// Trains on the rows of `x` with class ids `ids` out of `classes`.
+    /// Trains on the rows of `x` with class ids `ids` out of `classes`, every feature a column
+    /// of `x`.
     pub fn fit(&self, x: &Matrix, ids: &[u32], classes: usize) -> Result<Classifier> {
+        self.fit_in(x, ids, classes, x.cols())
+    }
+
+    /// [`Trainer::fit`] where the features are `space`, of which `x` has the columns that occur
+    /// (the vectorizer's [`space`](crate::vectorize::FittedVectorizer::space)): naive Bayes'
+    /// smoothing counts them all.
+    pub fn fit_in(
+        &self,
+        x: &Matrix,
+        ids: &[u32],
+        classes: usize,
+        space: usize,
+    ) -> Result<Classifier> {
         Ok(match self {
             Trainer::NaiveBayes(kind, smoothing, priors) => {
                 let alpha = smoothing.value();
                 let mut nb = NaiveBayes::new(*kind, alpha, priors.clone(), classes, x.cols())?;
+                nb.set_space(space);
                 nb.add(x, ids);
                 if *smoothing == Smoothing::Auto {
                     let rows: Vec<usize> = sampled(ids.len()).collect();
@@ -143,23 +158,27 @@ impl Trainer {
         sets: &LabelSets,
         labels: usize,
         min_labels: u32,
+        space: usize,
     ) -> Result<Classifier> {
         Ok(Classifier::MultiLabel(Box::new(MultiLabelClassifier {
-            scorer: self.fit_per_label(x, sets, labels)?,
+            scorer: self.fit_per_label(x, sets, labels, space)?,
             decision: MultiLabel::untuned(labels, min_labels),
         })))
     }
 
-    /// The binary scorers of [`Trainer::fit_sets`], without a decision on their scores.
+    /// The binary scorers of [`Trainer::fit_sets`], without a decision on their scores; naive
+    /// Bayes' smoothing counts `space` features (see [`Trainer::fit_in`]).
     pub(crate) fn fit_per_label(
         &self,
         x: &Matrix,
         sets: &LabelSets,
         labels: usize,
+        space: usize,
     ) -> Result<PerLabel> {
         Ok(match self {
             Trainer::NaiveBayes(kind, smoothing, _) => {
                 let mut nb = BinaryNb::new(*kind, smoothing.value(), labels, x.cols())?;
+                nb.set_space(space);
                 nb.add(x, sets);
                 PerLabel::NaiveBayes(Box::new(nb))
             }

@@ -106,6 +106,12 @@ impl BinaryNb {
         self.scorer = OnceLock::new();
     }
 
+    /// Sets the number of features smoothing counts (see [`NaiveBayes::set_space`]).
+    pub(crate) fn set_space(&mut self, space: usize) {
+        self.positives.set_space(space);
+        self.all.set_space(space);
+    }
+
     /// Fills `out` (one slot per label) with each label's score for one row: its log posterior
     /// odds, or for complement naive Bayes the difference of its two classes' scores.
     pub fn scores(&self, indices: &[u32], values: &[f64], out: &mut [f64]) {
@@ -181,7 +187,7 @@ impl BinaryNb {
         };
         let sums = self.positives.sums();
         let (mut scorer, _) = SparseScorer::new(n, self.prior_odds(), sums, delta);
-        let smoothing = alpha * n as f64;
+        let smoothing = alpha * self.all.space() as f64;
         for (c, label) in sums.iter().enumerate() {
             let positive = label.total();
             scorer.slope[c] =
@@ -205,8 +211,10 @@ impl BinaryNb {
         let grand = self.all.sums()[0].total();
         let log_alpha = alpha.ln();
         let base: Vec<f64> = totals.iter().map(|&t| (t + alpha).ln()).collect();
-        let base_total: f64 = base.iter().sum();
-        let smoothing = alpha * n as f64;
+        // A column beyond the arrays (hashed, never reached) has no counts: its base is log α.
+        let space = self.all.space() as f64;
+        let base_total: f64 = base.iter().sum::<f64>() + (space - n as f64) * log_alpha;
+        let smoothing = alpha * space;
         let sums = self.positives.sums();
         // Per label: (log of θ⁺'s denominator, of θ⁻'s, L⁻_c, r_c).
         let parts: Vec<(f64, f64, f64, f64)> = sums
@@ -223,8 +231,8 @@ impl BinaryNb {
                     own += (s + alpha).ln() - log_alpha;
                     rest += (t - s + alpha).ln() - base[j as usize];
                 }
-                let l_plus = own + n as f64 * (log_alpha - d_plus);
-                let l_minus = base_total + rest - n as f64 * d_minus;
+                let l_plus = own + space * (log_alpha - d_plus);
+                let l_minus = base_total + rest - space * d_minus;
                 (d_plus, d_minus, l_minus, l_minus / l_plus)
             })
             .collect();
@@ -269,7 +277,7 @@ impl BinaryNb {
             |c: usize, j: u32, s: f64| present(c, s, totals[j as usize]) - present(c, 0.0, 0.0);
         let (mut scorer, _) = SparseScorer::new(n, self.prior_odds(), &dense, delta);
         scorer.binary = true;
-        let unseen = (n - seen.indices.len()) as f64;
+        let unseen = (self.all.space() - seen.indices.len()) as f64;
         for (c, label) in dense.iter().enumerate() {
             let missing: f64 = (label.indices.iter().zip(&label.values))
                 .map(|(&j, &s)| absent(c, s, totals[j as usize]))

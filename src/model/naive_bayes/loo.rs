@@ -228,7 +228,7 @@ impl<'a> HeldOut<'a> {
                 }
             }
         }
-        let features = (self.nb.n_features - only_here) as f64;
+        let features = (self.nb.space() - only_here) as f64;
         let mass: f64 = values.iter().sum();
         let priors = &self.priors_without[own as usize];
         let mut best = [(f64::NEG_INFINITY, 0u32); GRID];

@@ -28,6 +28,9 @@ pub(crate) struct OnlineNb {
     complement_logs: Vec<f64>,
     /// Bernoulli: per class, how many features have each non-zero document count.
     histograms: Vec<FxHashMap<u64, u64>>,
+    /// The number of features smoothing counts, as [`NaiveBayes::space`] gives it: for hashed
+    /// terms 2^bits, of which `features` holds those reached so far.
+    space: usize,
 }
 
 /// One event model's scores of a row's known features, `(column, value)`, into `out`.
@@ -48,6 +51,7 @@ impl OnlineNb {
             base_logs: 0.0,
             complement_logs: Vec::new(),
             histograms: Vec::new(),
+            space: nb.space(),
         };
         online.grow(nb.n_features, nb.classes());
         online.class_docs.clone_from(&nb.class_docs);
@@ -162,8 +166,13 @@ impl OnlineNb {
         score(self, &known, out);
     }
 
+    /// The number of features smoothing counts: the space, or the features if more.
+    fn space(&self) -> usize {
+        self.space.max(self.features.len())
+    }
+
     fn multinomial(&self, row: &[(usize, f64)], out: &mut [f64]) {
-        let (alpha, n) = (self.alpha, self.features.len() as f64);
+        let (alpha, n) = (self.alpha, self.space() as f64);
         let total: f64 = row.iter().map(|&(_, v)| v).sum();
         let priors = self.log_priors();
         for (c, score) in out.iter_mut().enumerate() {
@@ -178,7 +187,9 @@ impl OnlineNb {
     }
 
     fn complement(&self, row: &[(usize, f64)], out: &mut [f64]) {
-        let (alpha, n) = (self.alpha, self.features.len() as f64);
+        let (alpha, n) = (self.alpha, self.space() as f64);
+        // A feature not reached yet has no counts: log(α + S_j − s_cj) is log α.
+        let unreached = (self.space() - self.features.len()) as f64 * alpha.ln();
         let total: f64 = row.iter().map(|&(_, v)| v).sum();
         let shared: f64 = row
             .iter()
@@ -193,13 +204,13 @@ impl OnlineNb {
         }
         for (c, score) in out.iter_mut().enumerate() {
             let denominator = (self.grand - self.class_totals[c] + alpha * n).ln();
-            let normalizer = self.complement_logs[c] - n * denominator;
+            let normalizer = self.complement_logs[c] + unreached - n * denominator;
             *score = (*score - total * denominator) / normalizer;
         }
     }
 
     fn bernoulli(&self, row: &[(usize, f64)], out: &mut [f64]) {
-        let (alpha, n) = (self.alpha, self.features.len() as f64);
+        let (alpha, n) = (self.alpha, self.space() as f64);
         let present = row.len() as f64;
         let priors = self.log_priors();
         for (c, score) in out.iter_mut().enumerate() {
@@ -256,6 +267,7 @@ impl OnlineNb {
             class_docs: self.class_docs.clone(),
             sums,
             n_features: self.features.len(),
+            space: Some(self.space),
             scorer: Default::default(),
         }
     }
