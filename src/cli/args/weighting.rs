@@ -44,7 +44,8 @@ pub struct VocabularyArgs {
     #[arg(long, value_name = "N")]
     pub max_features: Option<usize>,
     /// Hash terms into 2^B columns (B from 4 to 28) instead of learning a vocabulary, as
-    /// scikit-learn's HashingVectorizer: memory for the features is fixed whatever the corpus.
+    /// scikit-learn's HashingVectorizer: no vocabulary is kept, and memory grows with the columns
+    /// that occur.
     /// The SVM (and `vectorize`) keep the hash's sign, naive Bayes and k-NN count +1. min-df and
     /// max-df apply to columns; --max-features cannot be given [default: a vocabulary].
     #[arg(long, value_name = "B")]

@@ -1,0 +1,311 @@
+//! Simulated labelling: how many labels each `bowline suggest` strategy needs to reach the score
+//! that random sampling reaches, with a corpus's own labels as the oracle.
+//!
+//! Each run starts from 2 labelled documents per class (chosen by a seeded hash of their ids),
+//! then asks for batches of documents as `suggest` picks them (the same `active::Picker`), learns
+//! their labels, and scores multinomial naive Bayes (alpha 0.01, the default analysis) on a test
+//! part after every batch, until the label budget is spent. The pool's and the test part's texts
+//! are vectorized once, over one vocabulary fitted on all of them (the text, never the labels),
+//! so that a batch costs a fit on the labelled rows and a scoring of the pool.
+//!
+//! ```sh
+//! cargo run --release --example active_simulation -- TRAIN --test TEST --labels 1000
+//! cargo run --release --example active_simulation -- sms.tsv --split 0.3 --labels 500 --positive spam
+//! ```
+//!
+//! It prints one JSON object: for each strategy, the mean and standard deviation over the seeds
+//! of the score at each number of labels, and the fewest labels at which the strategy's mean
+//! reaches random sampling's mean at the full budget.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use bowline::active::{Picker, Strategy};
+use bowline::analyze::{Analyzer, Terms};
+use bowline::corpus::{load_pending, ReadOptions};
+use bowline::model::{normalize_log_probabilities, NaiveBayes, NbKind, Priors};
+use bowline::vectorize::{matrix_row, Fitter, Matrix, MatrixBuilder, SparseRow};
+use bowline::{Choice, Kind, Source};
+
+/// The command line.
+struct Args {
+    corpus: PathBuf,
+    test: Option<PathBuf>,
+    split: f64,
+    labels: usize,
+    positive: Option<String>,
+    seeds: u64,
+    batch: usize,
+}
+
+/// Documents as rows of one matrix, with their classes.
+struct Data {
+    ids: Vec<String>,
+    classes: Vec<u32>,
+    names: Vec<String>,
+    x: Matrix,
+    pool: Vec<usize>,
+    test: Vec<usize>,
+}
+
+fn main() -> bowline::Result<()> {
+    let args = parse()?;
+    let data = load(&args)?;
+    let budget = args.labels.min(data.pool.len());
+    let mut curves = serde_json::Map::new();
+    let mut random_at_budget = 0.0;
+    for strategy in [
+        Strategy::Random,
+        Strategy::Uncertainty,
+        Strategy::Margin,
+        Strategy::Entropy,
+        Strategy::Diverse,
+    ] {
+        let runs: Vec<Vec<(usize, f64)>> = (1..=args.seeds)
+            .map(|seed| simulate(&data, &args, strategy, seed, budget))
+            .collect::<bowline::Result<_>>()?;
+        let (labels, mean, sd) = summarize(&runs);
+        if strategy == Strategy::Random {
+            random_at_budget = *mean.last().unwrap_or(&0.0);
+        }
+        let reaches = labels
+            .iter()
+            .zip(&mean)
+            .find(|(_, m)| **m >= random_at_budget);
+        curves.insert(
+            strategy.name().into(),
+            serde_json::json!({
+                "labels": labels, "mean": mean, "sd": sd,
+                "labels_to_reach_random_at_budget": reaches.map(|(n, _)| *n),
+            }),
+        );
+    }
+    let report = serde_json::json!({
+        "corpus": args.corpus, "pool": data.pool.len(), "test": data.test.len(),
+        "classes": data.names.len(), "budget": budget, "batch": args.batch, "seeds": args.seeds,
+        "metric": args.positive.as_ref().map_or("accuracy".into(), |p| format!("F1 of {p}")),
+        "random_at_budget": random_at_budget, "strategies": curves,
+    });
+    println!(
+        "{}",
+        serde_json::to_string_pretty(&report).unwrap_or_default()
+    );
+    Ok(())
+}
+
+fn parse() -> bowline::Result<Args> {
+    let mut args = Args {
+        corpus: PathBuf::new(),
+        test: None,
+        split: 0.3,
+        labels: 1000,
+        positive: None,
+        seeds: 5,
+        batch: 10,
+    };
+    let bad = |what: &str| bowline::Error::Config(format!("bad or missing value for {what}"));
+    let mut given = std::env::args().skip(1);
+    while let Some(flag) = given.next() {
+        let mut value = || given.next().ok_or_else(|| bad(&flag));
+        match flag.as_str() {
+            "--test" => args.test = Some(value()?.into()),
+            "--split" => args.split = value()?.parse().map_err(|_| bad("--split"))?,
+            "--labels" => args.labels = value()?.parse().map_err(|_| bad("--labels"))?,
+            "--positive" => args.positive = Some(value()?),
+            "--seeds" => args.seeds = value()?.parse().map_err(|_| bad("--seeds"))?,
+            "--batch" => args.batch = value()?.parse().map_err(|_| bad("--batch"))?,
+            _ => args.corpus = flag.into(),
+        }
+    }
+    Ok(args)
+}
+
+/// Reads the labelled documents of `path`: (id, label, text).
+fn read(path: &Path) -> bowline::Result<Vec<(String, String, String)>> {
+    let options = ReadOptions::default();
+    let mut documents = Vec::new();
+    for mut entry in Source::open(path, &options)?.entries {
+        load_pending(&mut entry, options.max_doc_bytes);
+        if let (true, Some(label)) = (entry.is_document(), entry.doc.label.take()) {
+            documents.push((entry.doc.id, label, entry.doc.text));
+        }
+    }
+    Ok(documents)
+}
+
+/// The pool and test documents, vectorized over one vocabulary.
+fn load(args: &Args) -> bowline::Result<Data> {
+    let mut documents = read(&args.corpus)?;
+    let pooled = documents.len();
+    if let Some(test) = &args.test {
+        documents.extend(read(test)?);
+    }
+    let mut names: Vec<String> = documents.iter().map(|d| d.1.clone()).collect();
+    names.sort();
+    names.dedup();
+    let class_of: HashMap<&str, u32> = (names.iter().enumerate())
+        .map(|(i, n)| (n.as_str(), i as u32))
+        .collect();
+    let classes: Vec<u32> = documents.iter().map(|d| class_of[d.1.as_str()]).collect();
+    let ids: Vec<String> = documents.iter().map(|d| d.0.clone()).collect();
+    let in_test: Vec<bool> = match &args.test {
+        Some(_) => (0..documents.len()).map(|i| i >= pooled).collect(),
+        None => bowline::eval::dev_split(&ids, &classes, args.split, 0)?,
+    };
+    let analyzer = Analyzer::new(Kind::Mnb.default_analysis())?;
+    let mut worker = analyzer.worker();
+    let mut fitter = Fitter::new(Kind::Mnb.default_vectorizer())?;
+    let mut terms = Terms::new();
+    for (_, _, text) in &documents {
+        worker.analyze(text, &mut terms);
+        fitter.add(&terms);
+    }
+    let (_, x) = fitter.finish(analyzer.config().clone())?;
+    let (test, pool) = (0..documents.len()).partition(|&i| in_test[i]);
+    Ok(Data {
+        ids,
+        classes,
+        names,
+        x,
+        pool,
+        test,
+    })
+}
+
+/// One labelling run: (labels, test score) after every batch.
+fn simulate(
+    data: &Data,
+    args: &Args,
+    strategy: Strategy,
+    seed: u64,
+    budget: usize,
+) -> bowline::Result<Vec<(usize, f64)>> {
+    let mut labelled = seed_labels(data, seed);
+    let mut curve = Vec::new();
+    loop {
+        let model = fit(data, &labelled)?;
+        curve.push((
+            labelled.len(),
+            score(data, &model, args.positive.as_deref()),
+        ));
+        if labelled.len() >= budget {
+            return Ok(curve);
+        }
+        let mut picker = Picker::new(strategy, args.batch.min(budget - labelled.len()), seed);
+        let mut probabilities = vec![0.0; data.names.len()];
+        let mut row = SparseRow::default();
+        let taken: std::collections::HashSet<usize> = labelled.iter().copied().collect();
+        for &i in data.pool.iter().filter(|i| !taken.contains(i)) {
+            let (indices, values) = matrix_row(&data.x, i);
+            predict(&model, (indices, values), &mut probabilities);
+            row.indices.clear();
+            row.indices.extend_from_slice(indices);
+            row.values.clear();
+            row.values.extend_from_slice(values);
+            picker.offer(&data.ids[i], (&data.names, &probabilities), &row);
+        }
+        let position: HashMap<&str, usize> = (data.pool.iter())
+            .map(|&i| (data.ids[i].as_str(), i))
+            .collect();
+        let picked = picker.finish();
+        if picked.is_empty() {
+            return Ok(curve);
+        }
+        labelled.extend(picked.iter().map(|s| position[s.id.as_str()]));
+    }
+}
+
+/// Two pool documents of each class, the first by a seeded hash of their ids.
+fn seed_labels(data: &Data, seed: u64) -> Vec<usize> {
+    let mut by_class: Vec<Vec<(u64, usize)>> = vec![Vec::new(); data.names.len()];
+    for &i in &data.pool {
+        by_class[data.classes[i] as usize].push((fnv(&data.ids[i], seed), i));
+    }
+    let mut labelled = Vec::new();
+    for class in &mut by_class {
+        class.sort_unstable();
+        labelled.extend(class.iter().take(2).map(|&(_, i)| i));
+    }
+    labelled
+}
+
+fn fnv(id: &str, seed: u64) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64 ^ seed.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    for &b in id.as_bytes() {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// Multinomial naive Bayes on the labelled rows.
+fn fit(data: &Data, labelled: &[usize]) -> bowline::Result<NaiveBayes> {
+    let mut builder = MatrixBuilder::default();
+    for &i in labelled {
+        let (indices, values) = matrix_row(&data.x, i);
+        builder.push(&SparseRow {
+            indices: indices.to_vec(),
+            values: values.to_vec(),
+        });
+    }
+    let x = builder.finish(data.x.cols())?;
+    let classes: Vec<u32> = labelled.iter().map(|&i| data.classes[i]).collect();
+    let mut model = NaiveBayes::new(
+        NbKind::Multinomial,
+        0.01,
+        Priors::Learned,
+        data.names.len(),
+        data.x.cols(),
+    )?;
+    model.add(&x, &classes);
+    Ok(model)
+}
+
+fn predict(model: &NaiveBayes, (indices, values): (&[u32], &[f64]), out: &mut [f64]) {
+    model.scorer().scores(indices, values, out);
+    normalize_log_probabilities(out);
+}
+
+/// Accuracy on the test part, or the F1 of the `positive` class.
+fn score(data: &Data, model: &NaiveBayes, positive: Option<&str>) -> f64 {
+    let mut probabilities = vec![0.0; data.names.len()];
+    let positive = positive.and_then(|p| data.names.iter().position(|n| n == p));
+    let (mut right, mut tp, mut fp, mut fn_) = (0usize, 0.0, 0.0, 0.0);
+    for &i in &data.test {
+        predict(model, matrix_row(&data.x, i), &mut probabilities);
+        let best = (0..probabilities.len())
+            .max_by(|&a, &b| {
+                probabilities[a]
+                    .total_cmp(&probabilities[b])
+                    .then(b.cmp(&a))
+            })
+            .unwrap_or(0);
+        let truth = data.classes[i] as usize;
+        right += usize::from(best == truth);
+        if let Some(p) = positive {
+            tp += f64::from(best == p && truth == p);
+            fp += f64::from(best == p && truth != p);
+            fn_ += f64::from(best != p && truth == p);
+        }
+    }
+    match positive {
+        Some(_) if tp > 0.0 => 2.0 * tp / (2.0 * tp + fp + fn_),
+        Some(_) => 0.0,
+        None => right as f64 / data.test.len().max(1) as f64,
+    }
+}
+
+/// The labels counts of the runs' batches, and the mean and standard deviation of the score at
+/// each (the runs share their counts: the same seed labels and batch size).
+fn summarize(runs: &[Vec<(usize, f64)>]) -> (Vec<usize>, Vec<f64>, Vec<f64>) {
+    let points = runs.iter().map(Vec::len).min().unwrap_or(0);
+    let labels = (0..points).map(|p| runs[0][p].0).collect();
+    let (mut mean, mut sd) = (Vec::new(), Vec::new());
+    for p in 0..points {
+        let scores: Vec<f64> = runs.iter().map(|r| r[p].1).collect();
+        let m = scores.iter().sum::<f64>() / scores.len() as f64;
+        let v = scores.iter().map(|s| (s - m).powi(2)).sum::<f64>() / scores.len() as f64;
+        mean.push(m);
+        sd.push(v.sqrt());
+    }
+    (labels, mean, sd)
+}
