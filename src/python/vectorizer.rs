@@ -10,7 +10,10 @@ use super::settings::Settings;
 use crate::analyze::{Analyzer, AnalyzerConfig};
 use crate::error::Result;
 use crate::flow::{fit_corpus, run_stages, transform_stages, Source};
-use crate::vectorize::{FittedVectorizer, Matrix, MatrixBuilder, VectorizerConfig, VocabularyFile};
+use crate::vectorize::{
+    matrix_row, FittedVectorizer, Matrix, MatrixBuilder, SparseRow, VectorizerConfig,
+    VocabularyFile,
+};
 
 /// A vectorizer fitted on texts: its analysis, vocabulary and idf.
 #[pyclass(module = "bowline._bowline", frozen)]
@@ -40,7 +43,8 @@ impl VectorizerModel {
             analyzer,
             vectorizer: fitted.vectorizer,
         };
-        Ok((model, csr_arrays(py, fitted.matrix)))
+        let matrix = outer(&model.vectorizer, fitted.matrix)?;
+        Ok((model, csr_arrays(py, matrix)))
     }
 
     /// The matrix of `texts`: one weighted row per text, over the fitted columns.
@@ -61,15 +65,24 @@ impl VectorizerModel {
         self.vectorizer.terms().iter().map(str::to_string).collect()
     }
 
-    /// The number of columns.
+    /// The number of columns: the terms, or 2^bits for hashed terms, as scikit-learn's
+    /// `HashingVectorizer` has them.
     #[getter]
     fn n_features(&self) -> usize {
-        self.vectorizer.n_features()
+        self.vectorizer.space()
     }
 
-    /// The idf factor of each column.
+    /// The idf factor of each column; a hashed column no document reached has the idf of df 0.
     fn idf<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
-        PyArray1::from_slice(py, self.vectorizer.idf())
+        let v = &self.vectorizer;
+        if v.hashing().is_none() {
+            return PyArray1::from_slice(py, v.idf());
+        }
+        let mut idf = vec![v.config().weighting.idf(0, v.n_docs()); v.space()];
+        for (j, &value) in v.idf().iter().enumerate() {
+            idf[v.outer_column(j as u32) as usize] = value;
+        }
+        PyArray1::from_vec(py, idf)
     }
 
     /// The vocabulary file's bytes, as `bowline vectorize --vocab` writes it (with no labels).
@@ -109,6 +122,25 @@ impl VectorizerModel {
             rows.push(&item.counted.row);
             Ok(())
         })?;
-        rows.finish(self.vectorizer.n_features())
+        outer(&self.vectorizer, rows.finish(self.vectorizer.n_features())?)
     }
+}
+
+/// `matrix` over the columns scikit-learn's `HashingVectorizer` has: for hashed terms, each kept
+/// column moved to its hashed column of 2^bits (they ascend alike); otherwise as it is.
+fn outer(vectorizer: &FittedVectorizer, matrix: Matrix) -> Result<Matrix> {
+    if vectorizer.hashing().is_none() {
+        return Ok(matrix);
+    }
+    let (mut rows, mut row) = (MatrixBuilder::default(), SparseRow::default());
+    for i in 0..matrix.rows() {
+        let (indices, values) = matrix_row(&matrix, i);
+        row.indices.clear();
+        row.indices
+            .extend(indices.iter().map(|&j| vectorizer.outer_column(j)));
+        row.values.clear();
+        row.values.extend_from_slice(values);
+        rows.push(&row);
+    }
+    rows.finish(vectorizer.space())
 }
