@@ -13,8 +13,9 @@ use crate::analyze::{AnalyzerConfig, Language, StopWords};
 use crate::choice::Choice;
 use crate::classifier::Builder;
 use crate::error::{Error, Result};
+use crate::jobs::settings::{AnalysisFlags, VocabularyFlags, WeightingFlags};
 use crate::model::{Kind, Params, Smoothing};
-use crate::vectorize::{DfBound, Hashing, Idf, Norm, Tf, VectorizerConfig, Weighting};
+use crate::vectorize::{DfBound, VectorizerConfig};
 
 /// The settings of an estimator, each optional.
 #[derive(Debug, Default)]
@@ -103,6 +104,11 @@ fn chosen<T: Choice>(setting: &str, name: &str) -> Result<T> {
     })
 }
 
+/// The value named by `name`, when one is given, in a [`Choice`] table.
+fn maybe_chosen<T: Choice>(setting: &str, name: &Option<String>) -> Result<Option<T>> {
+    name.as_deref().map(|n| chosen(setting, n)).transpose()
+}
+
 /// A language or none, as `--stem` and `--stop-words` take it.
 fn language(setting: &str, name: &str) -> Result<Option<Language>> {
     if name.eq_ignore_ascii_case("none") {
@@ -135,82 +141,49 @@ impl Settings {
             .trainer(trainer))
     }
 
-    /// The analysis over `defaults`, as the analysis flags make it.
+    /// The analysis over `defaults`, by the rules the analysis flags follow
+    /// ([`AnalysisFlags`]); a list of stop words takes the place of a named one.
     pub(crate) fn analysis(&self, defaults: &AnalyzerConfig) -> Result<AnalyzerConfig> {
-        let stop_words = match (&self.stop_words_list, &self.stop_words) {
-            (Some(list), _) => StopWords::Custom(list.clone()),
-            (None, Some(name)) => {
-                language("stop_words", name)?.map_or(StopWords::None, StopWords::Builtin)
-            }
-            (None, None) => defaults.stop_words.clone(),
+        let named = |setting, name: &Option<String>| {
+            name.as_deref().map(|n| language(setting, n)).transpose()
         };
-        let (ngram_min, ngram_max) = self
-            .ngram_range
-            .unwrap_or((defaults.ngram_min, defaults.ngram_max));
-        let stemmer = match &self.stem {
-            Some(name) => language("stem", name)?,
-            None => defaults.stemmer,
+        let flags = AnalysisFlags {
+            min_token_len: self.min_token_len,
+            max_token_len: self.max_token_len,
+            keep_case: self.lowercase == Some(false),
+            stop_words: named("stop_words", &self.stop_words)?,
+            stop_words_file: None,
+            stem: named("stem", &self.stem)?,
+            ngrams: self.ngram_range,
+            char_ngrams: self.char_ngram_range,
         };
-        let config = AnalyzerConfig {
-            min_token_len: self.min_token_len.unwrap_or(defaults.min_token_len),
-            max_token_len: self.max_token_len.unwrap_or(defaults.max_token_len),
-            lowercase: self.lowercase.unwrap_or(defaults.lowercase),
-            stop_words,
-            stemmer,
-            ngram_min,
-            ngram_max,
-            char_ngrams: self.char_ngram_range.or(defaults.char_ngrams),
-            // Character n-grams alone, unless word n-grams are asked for too (as the flags do).
-            words: match (self.char_ngram_range, self.ngram_range) {
-                (Some(_), None) => false,
-                (Some(_), Some(_)) => true,
-                (None, _) => defaults.words,
-            },
-        };
-        config.validate()?;
+        let mut config = flags.config_over(defaults)?;
+        if let Some(list) = &self.stop_words_list {
+            config.stop_words = StopWords::Custom(list.clone());
+            config.validate()?;
+        }
         Ok(config)
     }
 
-    /// The pruning and weighting over `defaults`, as the weighting flags make them.
+    /// The pruning and weighting over `defaults`, by the rules the weighting flags follow
+    /// ([`VocabularyFlags`]).
     pub(crate) fn vectorizer(&self, defaults: &VectorizerConfig) -> Result<VectorizerConfig> {
-        let weighting = Weighting {
-            tf: self
-                .tf
-                .as_deref()
-                .map_or(Ok(defaults.weighting.tf), |t| chosen::<Tf>("tf", t))?,
-            idf: self
-                .idf
-                .as_deref()
-                .map_or(Ok(defaults.weighting.idf), |t| chosen::<Idf>("idf", t))?,
-            norm: self
-                .norm
-                .as_deref()
-                .map_or(Ok(defaults.weighting.norm), |t| chosen::<Norm>("norm", t))?,
+        let bound = |setting, value: &Option<String>| {
+            value.as_deref().map(|t| df_bound(setting, t)).transpose()
         };
-        let bound = |setting, value: &Option<String>, default| {
-            value
-                .as_deref()
-                .map_or(Ok(default), |t| df_bound(setting, t))
+        let flags = VocabularyFlags {
+            weighting: WeightingFlags {
+                tf: maybe_chosen("tf", &self.tf)?,
+                idf: maybe_chosen("idf", &self.idf)?,
+                norm: maybe_chosen("norm", &self.norm)?,
+                min_df: bound("min_df", &self.min_df)?,
+                max_df: bound("max_df", &self.max_df)?,
+                ngram_weight: self.ngram_weight,
+            },
+            max_features: self.max_features,
+            hash_bits: self.hash_bits,
         };
-        let hashing = match self.hash_bits {
-            Some(bits) => Some(Hashing::new(bits, true)?),
-            None => defaults.hashing,
-        };
-        let ngram_weight = match (hashing, self.ngram_weight) {
-            // A hashed column mixes words and n-grams, so they are weighed alike.
-            (Some(_), None) => 1.0,
-            (_, weight) => weight.unwrap_or(defaults.ngram_weight),
-        };
-        let config = VectorizerConfig {
-            min_df: bound("min_df", &self.min_df, defaults.min_df)?,
-            max_df: bound("max_df", &self.max_df, defaults.max_df)?,
-            max_features: self.max_features.or(defaults.max_features),
-            weighting,
-            hashing,
-            ngram_weight,
-        };
-        config.validate()?;
-        Ok(config)
+        flags.config_over(defaults)
     }
 
     /// The trainer's parameters; each kind reads its own.

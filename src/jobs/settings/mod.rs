@@ -5,8 +5,8 @@
 //! here, so that a front end reaches everything a job takes through `jobs`. The `*Flags` structs
 //! hold settings as a user gives them, each `None` (or `false`) when not given, and turn them into
 //! validated configurations over a base: a kind's defaults, an index's analysis, or an existing
-//! model's settings. The program's flags go through them, so that another front end filling
-//! them by the same names gets the same meaning and the same refusals.
+//! model's settings. The program's flags and the Python binding's analysis and weighting
+//! parameters go through them, so a setting means the same and is refused alike in each.
 
 mod analysis;
 mod classifier;
