@@ -28,6 +28,7 @@ mod lease;
 mod listen;
 mod metrics;
 mod models;
+mod queue;
 mod state;
 pub mod wal;
 
