@@ -2,8 +2,8 @@
 //!
 //! Readers take the current [`Version`] (an `Arc`) and keep it for the whole request, so a
 //! response always comes from one whole model, the old or the new. The writer owns a private
-//! copy that it updates, then publishes a clone as the next version: a learn costs one copy of
-//! the model, and no reader ever waits for learning.
+//! copy that it updates, then publishes a clone as the next version: a batch of learn requests
+//! learned together costs one copy of the model, and no reader ever waits for learning.
 //!
 //! A model file is mapped, not read, when the kernel grants a read lease on it (see
 //! [`super::lease`]): loading then costs a few milliseconds whatever the model's size. When
