@@ -6,6 +6,9 @@
 #
 #   benches/learn.sh [CORPORA] [SERVE FLAGS...]    (default: ../shared/corpora)
 #
+# BOWLINE=PATH runs that binary instead of building this tree's release one (to compare two
+# builds on the same machine in one sitting).
+#
 # The model starts from the first 1,000 messages of the SMS Spam Collection; the requests cycle
 # over 40 bodies of 100 other messages each (4,000 in all), so the vocabulary and the counts grow
 # as they would. Needs wrk (apt-get install wrk) and curl. The server checkpoints as its flags say
@@ -15,7 +18,10 @@ corpora=${1:-../shared/corpora}
 cd "$(dirname "$0")/.."
 command -v wrk >/dev/null || { echo "install wrk (apt-get install wrk)" >&2; exit 1; }
 command -v curl >/dev/null || { echo "install curl" >&2; exit 1; }
-cargo build --release --quiet
+if [ -z "${BOWLINE:-}" ]; then
+    cargo build --release --quiet
+    BOWLINE=${CARGO_TARGET_DIR:-target}/release/bowline
+fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 duration=${DURATION:-10}
@@ -48,15 +54,15 @@ request = function()
 end
 LUA
 
-target/release/bowline train "$out/train.tsv" --classifier mnb -o "$out/sms.model" -q
-target/release/bowline serve "sms=$out/sms.model" --addr 127.0.0.1:18090 -q "${@:2}" &
+"$BOWLINE" train "$out/train.tsv" --classifier mnb -o "$out/sms.model" -q
+"$BOWLINE" serve "sms=$out/sms.model" --addr 127.0.0.1:${PORT:-18090} -q "${@:2}" &
 pid=$!
 for _ in $(seq 300); do
-    curl -sf -o /dev/null "http://127.0.0.1:18090/readyz" && break
+    curl -sf -o /dev/null "http://127.0.0.1:${PORT:-18090}/readyz" && break
     sleep 0.1
 done
 wrk -t 1 -c "$connections" -d "${duration}s" --latency -s "$out/learn.lua" \
-    "http://127.0.0.1:18090/v1/models/sms/learn" > "$out/wrk.txt"
+    "http://127.0.0.1:${PORT:-18090}/v1/models/sms/learn" > "$out/wrk.txt"
 kill -TERM "$pid"; wait "$pid" || true
 python3 - "$out/wrk.txt" "$connections" "$duration" <<'PY'
 import re, sys

@@ -223,8 +223,9 @@ pub async fn learn(
         .learn(pairs, &shared.config.checkpoints)
         .await
         .map_err(|e| match e {
-            // The log could not be written or synced: the server's fault, not the request's.
-            crate::Error::Io { .. } => ApiError::from(e),
+            // The log could not be written or synced, or the writer stopped: the server's
+            // fault, not the request's.
+            crate::Error::Io { .. } | crate::Error::Stage { .. } => ApiError::from(e),
             _ => ApiError::bad_request(e.to_string()),
         })?;
     Ok(Json(LearnResponse {

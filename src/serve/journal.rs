@@ -14,7 +14,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use super::wal::{self, Contents, Log, Record};
 use crate::error::{Error, Result};
 
-/// The documents of one learn request, as `(label, text)` pairs.
+/// The documents of one learn request, or of the requests learned together, as `(label, text)`
+/// pairs.
 pub type Documents = Vec<(String, String)>;
 
 /// The writer's side of the log.
@@ -28,7 +29,7 @@ pub struct Journal {
     base: Vec<u8>,
     /// The sequence number up to which that file holds the logged documents.
     applied: u64,
-    /// The learn requests since then, in order, with their sequence numbers.
+    /// The updates since then, in order, with their sequence numbers.
     pending: Vec<(u64, Documents)>,
     next_seq: u64,
 }
@@ -71,8 +72,9 @@ impl Journal {
         Ok((journal, missing))
     }
 
-    /// Appends one learn request to the log (started now if there is none), unsynced; `syncs`
-    /// learns of it. Returns the request's sequence number, to wait for with [`Syncs::wait`].
+    /// Appends the documents of one update to the log (started now if there is none),
+    /// unsynced; `syncs` learns of it. Returns the record's sequence number, to wait for with
+    /// [`Syncs::wait`].
     pub fn append(&mut self, documents: Documents, syncs: &Syncs) -> Result<u64> {
         if self.log.is_none() {
             let start = Record::Checkpoint(self.applied, self.base.clone());
@@ -98,7 +100,7 @@ impl Journal {
         self.pending.push((seq, documents));
     }
 
-    /// The learn requests since the model file was last written.
+    /// The updates since the model file was last written.
     pub fn pending(&self) -> &[(u64, Documents)] {
         &self.pending
     }

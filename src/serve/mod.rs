@@ -4,7 +4,8 @@
 //!   "text"}]}` with optional `top_k` and `threshold`, and answers the predictions in input
 //!   order with the model's name and version.
 //! - `POST /v1/models/{name}/learn` takes `{"documents": [{"label", "text"}]}`: the same update
-//!   as `bowline update`, through one writer per model, published whole when done, and
+//!   as `bowline update`, through one writer per model (which learns the requests waiting for
+//!   it as one update), published whole when done, and
 //!   answered once durable in the write-ahead log `MODEL.wal` (see [`wal`]), whose documents a
 //!   restart after a crash learns again.
 //! - `POST /v1/models/{name}/reload`, a change of the file on disk, or [`Server::reload_all`]
@@ -28,6 +29,7 @@ mod lease;
 mod listen;
 mod metrics;
 mod models;
+mod queue;
 mod state;
 pub mod wal;
 

@@ -2,8 +2,8 @@
 //!
 //! Readers take the current [`Version`] (an `Arc`) and keep it for the whole request, so a
 //! response always comes from one whole model, the old or the new. The writer owns a private
-//! copy that it updates, then publishes a clone as the next version: a learn costs one copy of
-//! the model, and no reader ever waits for learning.
+//! copy that it updates, then publishes a clone as the next version: a batch of learn requests
+//! learned together costs one copy of the model, and no reader ever waits for learning.
 //!
 //! A model file is mapped, not read, when the kernel grants a read lease on it (see
 //! [`super::lease`]): loading then costs a few milliseconds whatever the model's size. When
@@ -19,6 +19,7 @@ use std::time::{Instant, SystemTime};
 use serde::Serialize;
 
 use super::journal::{Documents, Journal, Syncs};
+use super::queue::{self, Learned, Queue, Waiting};
 use super::{lease, wal};
 use crate::error::{Error, Result};
 /// When the writer saves the model file: the rule `learn` follows too.
@@ -76,6 +77,8 @@ pub struct Served {
     pub path: PathBuf,
     current: RwLock<Arc<Version>>,
     writer: tokio::sync::Mutex<Writer>,
+    /// The learn requests waiting for the writer.
+    queue: Queue,
     /// The syncs of the write-ahead log, shared by the learn requests waiting for them.
     syncs: Syncs,
     /// The last reload's error, until a reload succeeds.
@@ -164,6 +167,7 @@ impl Served {
                 number: 1,
             })),
             writer: tokio::sync::Mutex::new(writer),
+            queue: Queue::default(),
             syncs,
             last_error: RwLock::new(None),
             classified: AtomicU64::new(0),
@@ -187,44 +191,68 @@ impl Served {
     }
 
     /// Learns labelled documents through the single writer, logs them and publishes the
-    /// result; writes a checkpoint when `every` documents or `interval` have passed since the
-    /// last one, and says whether it did. Returns once the documents are durable: in the synced
-    /// log, or in the model file. A checkpoint that fails is logged and tried again at the next
-    /// learn and at shutdown: the documents stay in the log meanwhile.
+    /// result, together with every other request waiting for the writer then (see
+    /// [`super::queue`]); writes a checkpoint when `every` documents or `interval` have passed
+    /// since the last one, and says whether it did. Returns the version that holds the
+    /// documents, their count and whether they were checkpointed, once they are durable: in the
+    /// synced log, or in the model file. A checkpoint that fails is logged and tried again at
+    /// the next learn and at shutdown: the documents stay in the log meanwhile.
     pub async fn learn(
         &self,
         pairs: Documents,
         checkpoint: &Checkpoints,
     ) -> Result<(u64, usize, bool)> {
-        let mut writer = self.writer.lock().await;
         let count = pairs.len();
-        let logged = tokio::task::block_in_place(|| {
-            learn_pairs(&mut writer.model, &pairs)?;
-            writer.journal.append(pairs, &self.syncs)
-        });
-        let seq = match logged {
-            Ok(seq) => seq,
-            Err(error) => {
-                // The published version is the model as it was before this request.
-                writer.model = self.current().classifier.clone();
-                return Err(error);
+        let answered = self.queue.push(pairs);
+        {
+            // The request may have been learned by the writer before this one took it: the
+            // requests queued since then are learned now, so that none waits for a later one.
+            let mut writer = self.writer.lock().await;
+            let batch = self.queue.take();
+            if !batch.is_empty() {
+                self.learn_batch(&mut writer, batch, checkpoint);
             }
-        };
-        writer.unsaved += count as u64;
-        self.learned.fetch_add(count as u64, Ordering::Relaxed);
-        let number = self.publish(writer.model.clone());
-        let due = checkpoint.due(writer.unsaved, writer.last_checkpoint.elapsed());
-        let saved = due && {
-            let saved = self.save(&mut writer);
-            if let Err(error) = &saved {
-                tracing::error!(model = %self.name, %error, "checkpoint failed; will retry");
-            }
-            saved.is_ok()
-        };
-        drop(writer);
+        }
+        let learned = queue::answer(answered).await?;
         let log = wal::path_of(&self.path);
-        self.syncs.wait(seq, &log).await?;
-        Ok((number, count, saved))
+        self.syncs.wait(learned.seq, &log).await?;
+        Ok((learned.version, count, learned.checkpointed))
+    }
+
+    /// Learns a batch of waiting requests as one update and answers each of them.
+    fn learn_batch(&self, writer: &mut Writer, batch: Vec<Waiting>, checkpoint: &Checkpoints) {
+        let (requests, waiting): (Vec<Documents>, Vec<Waiting>) = batch
+            .into_iter()
+            .map(|mut w| (std::mem::take(&mut w.documents), w))
+            .unzip();
+        let seqs = tokio::task::block_in_place(|| {
+            writer.learn_together(requests, &self.current().classifier, &self.syncs)
+        });
+        let learned: u64 = seqs
+            .iter()
+            .filter_map(|r| r.as_ref().ok())
+            .map(|&(_, n)| n)
+            .sum();
+        let (mut number, mut saved) = (self.current().number, false);
+        if learned > 0 {
+            writer.unsaved += learned;
+            self.learned.fetch_add(learned, Ordering::Relaxed);
+            number = self.publish(writer.model.clone());
+            saved = checkpoint.due(writer.unsaved, writer.last_checkpoint.elapsed()) && {
+                let saved = self.save(writer);
+                if let Err(error) = &saved {
+                    tracing::error!(model = %self.name, %error, "checkpoint failed; will retry");
+                }
+                saved.is_ok()
+            };
+        }
+        for (waiting, seq) in waiting.into_iter().zip(seqs) {
+            waiting.answer(seq.map(|(seq, _)| Learned {
+                version: number,
+                seq,
+                checkpointed: saved,
+            }));
+        }
     }
 
     /// Writes the model file if documents were learned since it was last written.
@@ -359,6 +387,43 @@ fn learn_pairs(model: &mut TextClassifier, documents: &Documents) -> Result<()> 
 }
 
 impl Writer {
+    /// Learns the documents of several requests into the writer's model as one update, logged
+    /// as one record, and gives each request its record's sequence number and its document
+    /// count. When that fails, the model is put back to `published` (what it was before) and
+    /// each request is learned alone, so that a request that cannot be learned fails alone.
+    fn learn_together(
+        &mut self,
+        requests: Vec<Documents>,
+        published: &TextClassifier,
+        syncs: &Syncs,
+    ) -> Vec<Result<(u64, u64)>> {
+        let counts: Vec<u64> = requests.iter().map(|r| r.len() as u64).collect();
+        let all: Documents = requests.iter().flatten().cloned().collect();
+        let together =
+            learn_pairs(&mut self.model, &all).and_then(|()| self.journal.append(all, syncs));
+        match together {
+            Ok(seq) => counts.into_iter().map(|n| Ok((seq, n))).collect(),
+            Err(error) => {
+                tracing::debug!(%error, "a batch failed; learning its requests one by one");
+                self.model = published.clone();
+                requests
+                    .into_iter()
+                    .map(|r| self.learn_alone(r, syncs))
+                    .collect()
+            }
+        }
+    }
+
+    /// Learns one request's documents and logs them; on error the model is as it was.
+    fn learn_alone(&mut self, documents: Documents, syncs: &Syncs) -> Result<(u64, u64)> {
+        let count = documents.len() as u64;
+        let mut model = self.model.clone();
+        learn_pairs(&mut model, &documents)?;
+        let seq = self.journal.append(documents, syncs)?;
+        self.model = model;
+        Ok((seq, count))
+    }
+
     /// At start-up, under the model's lock: learns again the documents of the old log that the
     /// file lacks and writes them to the file, or else starts the log afresh. Documents that
     /// cannot be learned stop the start: they were acknowledged, and must not be dropped.
@@ -517,3 +582,6 @@ fn in_memory(classifier: &TextClassifier, path: &Path) -> Result<TextClassifier>
     let bytes = classifier.model().to_bytes()?;
     TextClassifier::from_model(Model::from_bytes(&bytes, path)?)
 }
+
+#[cfg(test)]
+mod tests;

@@ -6,9 +6,10 @@
 //! endian), the payload's CRC-32 (u32) and the payload. A payload is a kind byte, a sequence
 //! number (u64) and the kind's fields:
 //!
-//! - [`Record::Documents`]: the documents of one learn request, as a count (u32) and, for each,
-//!   its label and its text, each a length (u32) and UTF-8 bytes. Sequence numbers go up by
-//!   one a request and never restart.
+//! - [`Record::Documents`]: the documents of one update (the learn requests that the writer
+//!   learned together), as a count (u32) and, for each, its label and its text, each a length
+//!   (u32) and UTF-8 bytes. Sequence numbers go up by one an update and never restart. Replay
+//!   learns each record as one update again, so that it gives the model the server had.
 //! - [`Record::Checkpoint`]: a model file that holds every document up to the record's
 //!   sequence number, named by its fingerprint (the file's header, whose CRC-32s cover every
 //!   byte of it). A log always starts with one, for the file it was started on.
@@ -32,7 +33,7 @@ const CHECKPOINT: u8 = 2;
 /// One record of the log.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Record {
-    /// The documents of one learn request, as `(label, text)` pairs.
+    /// The documents of one update (one or more learn requests), as `(label, text)` pairs.
     Documents(u64, Vec<(String, String)>),
     /// The model file with this fingerprint holds every document up to this sequence number.
     Checkpoint(u64, Vec<u8>),

@@ -287,3 +287,23 @@ fn word_ngrams_are_weighed_with_their_idf_and_the_weight_is_saved() {
         .unwrap()
         .contains("ngram_weight"));
 }
+
+#[test]
+fn extend_merges_the_vocabularies_in_byte_order_and_prunes_new_terms_by_min_df() {
+    let min_two = VectorizerConfig {
+        min_df: DfBound::Count(2),
+        ..counting_config()
+    };
+    let (ours, _) = fit(min_two, &["b a b", "b a d", "d d"]);
+    assert_eq!(*ours.terms(), ["a", "b", "d"]);
+    // `c` and `e` are new and in two of the new documents: they join; `f`, in one, is left out;
+    // `a` and `d`, known, join whatever their count.
+    let (theirs, _) = fit(counting_config(), &["e a f", "e c", "d c"]);
+    assert_eq!(*theirs.terms(), ["a", "c", "d", "e", "f"]);
+    let (merged, ours_columns, theirs_columns) = ours.extend(&theirs).unwrap();
+    assert_eq!(*merged.terms(), ["a", "b", "c", "d", "e"]);
+    assert_eq!(merged.df(), [3, 2, 2, 3, 2]);
+    assert_eq!(merged.n_docs(), 6);
+    assert_eq!(ours_columns, [0, 1, 3]);
+    assert_eq!(theirs_columns, [0, 2, 3, 4, u32::MAX]);
+}
