@@ -28,8 +28,15 @@ def split(path, seed, out):
         dump_svmlight_file(x[rows], y[rows].astype(int), f"{out}/{name}.svm", zero_based=False)
 
 
+def narrow(x):
+    """The matrix with 32-bit indices, which SVC requires and load_svmlight_files does not give."""
+    x.indices, x.indptr = x.indices.astype(np.int32), x.indptr.astype(np.int32)
+    return x
+
+
 def fit(train, test, kernel, c, gamma, degree, coef0, runs):
     x, y, x_test, y_test = load_svmlight_files([train, test], zero_based=False)
+    x, x_test = narrow(x), narrow(x_test)
     gamma = gamma if gamma == "scale" else float(gamma)
     fits, predicts = [], []
     for _ in range(runs):
