@@ -2,32 +2,18 @@
 //! predictions and log-probabilities within 1e-6. The fixture comes from
 //! `tests/fixtures/make_naive_bayes.py`.
 
-use bowline::model::{normalize_log_probabilities, NaiveBayes, NbKind, Priors};
-use bowline::vectorize::{Matrix, MatrixBuilder, SparseRow};
-use serde_json::Value;
+mod common;
 
-fn matrix(rows: &Value) -> Matrix {
-    let rows = rows.as_array().unwrap();
-    let columns = rows[0].as_array().unwrap().len();
-    let mut builder = MatrixBuilder::default();
-    for row in rows {
-        let mut sparse = SparseRow::default();
-        for (j, value) in row.as_array().unwrap().iter().enumerate() {
-            let value = value.as_f64().unwrap();
-            if value != 0.0 {
-                sparse.indices.push(j as u32);
-                sparse.values.push(value);
-            }
-        }
-        builder.push(&sparse);
-    }
-    builder.finish(columns).unwrap()
-}
+use bowline::model::{normalize_log_probabilities, NaiveBayes, NbKind, Priors};
+use serde_json::Value;
 
 #[test]
 fn predictions_and_log_probabilities_match_scikit_learn() {
     let fixture: Value = serde_json::from_str(include_str!("fixtures/naive_bayes.json")).unwrap();
-    let (train, test) = (matrix(&fixture["x_train"]), matrix(&fixture["x_test"]));
+    let (train, test) = (
+        common::dense_matrix(&fixture["x_train"]),
+        common::dense_matrix(&fixture["x_test"]),
+    );
     let labels: Vec<u32> = fixture["y_train"]
         .as_array()
         .unwrap()

@@ -166,3 +166,21 @@ pub fn corpus_pairs() -> Vec<(String, String)> {
         })
         .collect()
 }
+
+/// A sparse matrix of a fixture's dense rows (a JSON array of arrays of numbers), zeros left out.
+pub fn dense_matrix(rows: &serde_json::Value) -> bowline::vectorize::Matrix {
+    let rows = rows.as_array().unwrap();
+    let mut builder = bowline::vectorize::MatrixBuilder::default();
+    for row in rows {
+        let mut sparse = bowline::vectorize::SparseRow::default();
+        for (j, value) in row.as_array().unwrap().iter().enumerate() {
+            let value = value.as_f64().unwrap();
+            if value != 0.0 {
+                sparse.indices.push(j as u32);
+                sparse.values.push(value);
+            }
+        }
+        builder.push(&sparse);
+    }
+    builder.finish(rows[0].as_array().unwrap().len()).unwrap()
+}

@@ -1,0 +1,202 @@
+//! The kernels over sparse rows, and the dense scratch row that their dot products use.
+
+use crate::error::{Error, Result};
+use crate::vectorize::{matrix_row, Matrix};
+
+/// Which kernel function compares two documents.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KernelKind {
+    /// x·z.
+    Linear,
+    /// (γ·x·z + coef0)^degree.
+    Poly,
+    /// exp(−γ·‖x − z‖²).
+    Rbf,
+    /// x·z / (‖x‖·‖z‖), 0 when either row is empty.
+    Cosine,
+}
+
+/// The width γ of the polynomial and RBF kernels.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Gamma {
+    /// 1 / (features · Var(X)), the variance taken over every entry of the training matrix,
+    /// zeros included, as scikit-learn's `gamma="scale"`; 1 when that variance is 0.
+    Scale,
+    /// A fixed γ > 0.
+    Value(f64),
+}
+
+/// A kernel and its parameters, before γ is fixed by the training data.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Kernel {
+    /// The kernel function.
+    pub kind: KernelKind,
+    /// γ of the polynomial and RBF kernels; default [`Gamma::Scale`].
+    pub gamma: Gamma,
+    /// Degree of the polynomial kernel; default 3, as scikit-learn's.
+    pub degree: u32,
+    /// The constant added inside the polynomial kernel; default 0, as scikit-learn's.
+    pub coef0: f64,
+}
+
+impl Kernel {
+    /// The kernel `kind` with scikit-learn's defaults for the other parameters.
+    pub fn new(kind: KernelKind) -> Self {
+        Kernel {
+            kind,
+            gamma: Gamma::Scale,
+            degree: 3,
+            coef0: 0.0,
+        }
+    }
+
+    /// Checks the parameters a user sets.
+    pub fn validate(&self) -> Result<()> {
+        let gamma_ok = match self.gamma {
+            Gamma::Scale => true,
+            Gamma::Value(g) => g.is_finite() && g > 0.0,
+        };
+        let degree_ok = (1..=i32::MAX as u32).contains(&self.degree);
+        if !gamma_ok || !degree_ok || !self.coef0.is_finite() {
+            return Err(Error::Config(
+                "--gamma must be `scale` or a finite number > 0, --degree at least 1 and --coef0 \
+                 finite"
+                    .into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The kernel with γ fixed: [`Gamma::Scale`] is computed from the training matrix `x`.
+    pub fn resolve(&self, x: &Matrix) -> KernelFunction {
+        let gamma = match self.gamma {
+            Gamma::Value(g) => g,
+            Gamma::Scale => scale_gamma(x),
+        };
+        KernelFunction {
+            kind: self.kind,
+            gamma,
+            degree: self.degree.min(i32::MAX as u32) as i32,
+            coef0: self.coef0,
+        }
+    }
+}
+
+/// scikit-learn's `gamma="scale"`: 1 / (features · Var(X)), with Var(X) = mean(X²) − mean(X)²
+/// over all rows × columns entries.
+fn scale_gamma(x: &Matrix) -> f64 {
+    let entries = x.rows() as f64 * x.cols() as f64;
+    let (sum, squares) = x
+        .data()
+        .iter()
+        .fold((0.0, 0.0), |(s, q), &v| (s + v, q + v * v));
+    let variance = squares / entries - (sum / entries).powi(2);
+    if variance > 0.0 && variance.is_finite() {
+        1.0 / (x.cols() as f64 * variance)
+    } else {
+        1.0
+    }
+}
+
+/// A kernel with every parameter fixed, ready to evaluate.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct KernelFunction {
+    /// The kernel function.
+    pub kind: KernelKind,
+    /// γ of the polynomial and RBF kernels.
+    pub gamma: f64,
+    /// Degree of the polynomial kernel.
+    pub degree: i32,
+    /// The constant of the polynomial kernel.
+    pub coef0: f64,
+}
+
+impl KernelFunction {
+    /// The kernel's value for two rows with dot product `dot` and squared norms `a` and `b`.
+    #[inline]
+    pub fn value(&self, dot: f64, a: f64, b: f64) -> f64 {
+        match self.kind {
+            KernelKind::Linear => dot,
+            KernelKind::Poly => (self.gamma * dot + self.coef0).powi(self.degree),
+            // Rounding can make the squared distance of two equal rows slightly negative.
+            KernelKind::Rbf => (-self.gamma * (a + b - 2.0 * dot).max(0.0)).exp(),
+            KernelKind::Cosine if a > 0.0 && b > 0.0 => dot / (a * b).sqrt(),
+            KernelKind::Cosine => 0.0,
+        }
+    }
+}
+
+/// The squared norm of each row of `x`.
+pub(crate) fn squared_norms(x: &Matrix) -> Vec<f64> {
+    (0..x.rows())
+        .map(|i| matrix_row(x, i).1.iter().map(|v| v * v).sum())
+        .collect()
+}
+
+/// One row spread over a dense array, so that its dot product with a sparse row costs that row's
+/// non-zeros rather than a merge of both rows' columns.
+pub(crate) struct Scatter {
+    dense: Vec<f64>,
+}
+
+impl Scatter {
+    /// A zero row of `columns` columns.
+    pub(crate) fn new(columns: usize) -> Self {
+        Scatter {
+            dense: vec![0.0; columns],
+        }
+    }
+
+    /// Spreads the row (`indices`, `values`); columns past the scratch row's are dropped, since
+    /// no row it is compared with has them.
+    pub(crate) fn load(&mut self, indices: &[u32], values: &[f64]) {
+        for (&j, &v) in indices.iter().zip(values) {
+            if let Some(slot) = self.dense.get_mut(j as usize) {
+                *slot = v;
+            }
+        }
+    }
+
+    /// Zeroes what [`Scatter::load`] spread of the same row.
+    pub(crate) fn clear(&mut self, indices: &[u32]) {
+        for &j in indices {
+            if let Some(slot) = self.dense.get_mut(j as usize) {
+                *slot = 0.0;
+            }
+        }
+    }
+
+    /// The dot product of the loaded row with (`indices`, `values`).
+    #[inline]
+    pub(crate) fn dot(&self, indices: &[u32], values: &[f64]) -> f64 {
+        indices
+            .iter()
+            .zip(values)
+            .map(|(&j, &v)| self.dense.get(j as usize).map_or(0.0, |d| d * v))
+            .sum()
+    }
+}
+
+/// A matrix of `rows` dense rows of `width` columns, row `i` written by `fill(i, row)` in
+/// parallel; exact zeros are left out of the sparse result.
+pub(crate) fn dense_rows(
+    rows: usize,
+    width: usize,
+    fill: impl Fn(usize, &mut [f64]) + Sync,
+) -> Result<Matrix> {
+    use rayon::prelude::*;
+    let mut values = vec![0.0; rows * width];
+    (values.par_chunks_mut(width.max(1)).enumerate()).for_each(|(i, row)| fill(i, row));
+    let mut builder = crate::vectorize::MatrixBuilder::default();
+    let mut row = crate::vectorize::SparseRow::default();
+    for chunk in values.chunks(width.max(1)).take(rows) {
+        row.indices.clear();
+        row.values.clear();
+        for (j, &v) in chunk.iter().enumerate().filter(|(_, v)| **v != 0.0) {
+            row.indices.push(j as u32);
+            row.values.push(v);
+        }
+        builder.push(&row);
+    }
+    builder.finish(width)
+}

@@ -1,0 +1,181 @@
+use super::*;
+use crate::model::random::SplitMix;
+use crate::vectorize::{MatrixBuilder, SparseRow};
+
+/// `rows` random rows of `columns` columns, each entry non-zero with probability ½.
+fn random_matrix(rows: usize, columns: usize, seed: u64) -> Matrix {
+    let mut rng = SplitMix(seed);
+    let mut builder = MatrixBuilder::default();
+    for _ in 0..rows {
+        let mut row = SparseRow::default();
+        for j in 0..columns {
+            if rng.below(2) == 0 {
+                row.indices.push(j as u32);
+                row.values.push((rng.below(1000) + 1) as f64 / 1000.0);
+            }
+        }
+        builder.push(&row);
+    }
+    builder.finish(columns).unwrap()
+}
+
+/// K(x_a, z_b) for every row pair, computed directly from the rows.
+fn exact_kernel(kernel: &KernelFunction, x: &Matrix, z: &Matrix) -> Vec<Vec<f64>> {
+    let dense = |m: &Matrix, i: usize| {
+        let mut row = vec![0.0; m.cols()];
+        let (indices, values) = matrix_row(m, i);
+        indices
+            .iter()
+            .zip(values)
+            .for_each(|(&j, &v)| row[j as usize] = v);
+        row
+    };
+    let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(p, q)| p * q).sum::<f64>();
+    (0..x.rows())
+        .map(|a| {
+            let xa = dense(x, a);
+            (0..z.rows())
+                .map(|b| {
+                    let zb = dense(z, b);
+                    kernel.value(dot(&xa, &zb), dot(&xa, &xa), dot(&zb, &zb))
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Φ·Φᵀ of a feature matrix, as rows of row pairs.
+fn inner_products(features: &Matrix) -> Vec<Vec<f64>> {
+    let linear = Kernel::new(KernelKind::Linear).resolve(features);
+    exact_kernel(&linear, features, features)
+}
+
+fn rbf(gamma: f64) -> Kernel {
+    Kernel {
+        gamma: Gamma::Value(gamma),
+        ..Kernel::new(KernelKind::Rbf)
+    }
+}
+
+#[test]
+fn nystroem_features_reproduce_the_kernel_on_the_landmarks() {
+    let x = random_matrix(40, 10, 7);
+    for kernel in [rbf(0.5), Kernel::new(KernelKind::Linear)] {
+        let nystroem = Nystroem::fit(&x, &kernel, 12, 3).unwrap();
+        let landmarks = nystroem.landmarks();
+        let features = nystroem.transform(landmarks).unwrap();
+        let expected = exact_kernel(&nystroem.kernel(), landmarks, landmarks);
+        let found = inner_products(&features);
+        for (a, row) in expected.iter().enumerate() {
+            for (b, k) in row.iter().enumerate() {
+                assert!((found[a][b] - k).abs() < 1e-9, "{kernel:?} {a},{b}");
+            }
+        }
+    }
+}
+
+#[test]
+fn fourier_features_approach_the_rbf_kernel_as_components_grow() {
+    let x = random_matrix(20, 8, 11);
+    let expected = exact_kernel(&rbf(0.5).resolve(&x), &x, &x);
+    let error = |components: usize| {
+        let map = FourierFeatures::fit(&x, Gamma::Value(0.5), components, 5).unwrap();
+        let found = inner_products(&map.transform(&x).unwrap());
+        let squares: f64 = (expected.iter().flatten().zip(found.iter().flatten()))
+            .map(|(k, f)| (k - f).powi(2))
+            .sum();
+        (squares / 400.0).sqrt()
+    };
+    let errors = [error(100), error(1_000), error(10_000)];
+    assert!(errors[0] > errors[1] && errors[1] > errors[2], "{errors:?}");
+    assert!(errors[2] < 0.03, "{errors:?}");
+}
+
+#[test]
+fn gamma_scale_is_one_over_features_times_the_variance_of_every_entry() {
+    let x = random_matrix(30, 6, 2);
+    let entries: Vec<f64> = (0..x.rows())
+        .flat_map(|i| (0..6).map(move |j| (i, j)))
+        .map(|(i, j)| x.get(i, j).copied().unwrap_or(0.0))
+        .collect();
+    let mean = entries.iter().sum::<f64>() / entries.len() as f64;
+    let variance = entries.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / entries.len() as f64;
+    let gamma = Kernel::new(KernelKind::Rbf).resolve(&x).gamma;
+    assert!((gamma - 1.0 / (6.0 * variance)).abs() < 1e-12 * gamma);
+}
+
+/// Two classes that the rows' first two columns separate, with noise in the others.
+fn separable(rows: usize) -> (Matrix, Vec<u32>) {
+    let x = random_matrix(rows, 6, 9);
+    let labels = (0..rows)
+        .map(|i| u32::from(x.get(i, 0).copied().unwrap_or(0.0) > 0.5))
+        .collect();
+    (x, labels)
+}
+
+#[test]
+fn the_solution_satisfies_the_equality_constraint_and_the_box() {
+    let (x, labels) = separable(60);
+    let params = KernelSvmParams {
+        kernel: rbf(2.0),
+        c: 3.0,
+        ..KernelSvmParams::default()
+    };
+    let svm = KernelSvm::train(&x, &labels, 2, &params).unwrap();
+    assert!(svm.converged().iter().all(|&c| c));
+    let column: Vec<f64> = svm.coefficients.chunks_exact(2).map(|c| c[0]).collect();
+    assert!(column.iter().sum::<f64>().abs() < 1e-9);
+    assert!(column.iter().all(|a| a.abs() <= 3.0 + 1e-12));
+    let objective = svm.dual_objectives()[0];
+    assert!(objective > 0.0 && objective == svm.dual_objectives()[1]);
+    let scores = svm.decision_values(&x);
+    assert!(scores.chunks_exact(2).all(|s| (s[0] + s[1]).abs() < 1e-12));
+}
+
+#[test]
+fn a_tiny_cache_and_no_shrinking_reach_the_same_optimum() {
+    let (x, labels) = separable(80);
+    let base = KernelSvmParams {
+        kernel: rbf(1.0),
+        c: 10.0,
+        tolerance: 1e-6,
+        ..KernelSvmParams::default()
+    };
+    let reference = KernelSvm::train(&x, &labels, 2, &base).unwrap();
+    let variants = [
+        KernelSvmParams {
+            cache_bytes: 0,
+            ..base
+        },
+        KernelSvmParams {
+            shrinking: false,
+            ..base
+        },
+    ];
+    for params in variants {
+        let svm = KernelSvm::train(&x, &labels, 2, &params).unwrap();
+        let (a, b) = (svm.dual_objectives()[0], reference.dual_objectives()[0]);
+        assert!((a - b).abs() < 1e-6 * b, "{params:?}: {a} vs {b}");
+        assert_eq!(svm.predict(&x), reference.predict(&x));
+    }
+}
+
+#[test]
+fn three_classes_are_solved_one_against_the_rest() {
+    let x = random_matrix(90, 6, 4);
+    let labels: Vec<u32> = (0..90)
+        .map(|i| {
+            let v = |j| x.get(i, j).copied().unwrap_or(0.0);
+            (0..3).fold(0, |best, j| if v(j) > v(best) { j } else { best }) as u32
+        })
+        .collect();
+    let params = KernelSvmParams {
+        kernel: Kernel::new(KernelKind::Linear),
+        c: 100.0,
+        ..KernelSvmParams::default()
+    };
+    let svm = KernelSvm::train(&x, &labels, 3, &params).unwrap();
+    let predicted = svm.predict(&x);
+    let right = (predicted.iter().zip(&labels)).filter(|(p, l)| p == l);
+    assert!(right.count() >= 80);
+}
