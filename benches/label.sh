@@ -25,7 +25,8 @@ for part in ("train", "test"):
 with open(os.path.join(corpora, "sms-spam", "SMSSpamCollection.tsv"), encoding="utf-8") as f:
     for line in f:
         label, _, text = line.rstrip("\n").partition("\t")
-        docs.append(("sms-" + label, text))
+        if label in ("ham", "spam"):
+            docs.append(("sms-" + label, text))
 oracle = {}
 with open(pool, "w") as f:
     for i in range(100_000):
@@ -35,7 +36,7 @@ with open(pool, "w") as f:
 json.dump(oracle, open(oracle_path, "w"))
 print(f"pool: 100,000 documents from {len(docs):,} distinct", file=sys.stderr)
 PY
-target/release/bowline label "$out/pool.jsonl" --labels "$out/labels.jsonl" \
+"${CARGO_TARGET_DIR:-target}"/release/bowline label "$out/pool.jsonl" --labels "$out/labels.jsonl" \
     --addr 127.0.0.1:0 2> "$out/server.log" &
 server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
