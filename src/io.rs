@@ -403,6 +403,17 @@ pub fn write_atomically(
     output.commit()
 }
 
+/// Syncs the folder that holds `path`, so that a rename into it survives a power cut.
+pub fn sync_folder(path: &Path) -> Result<()> {
+    let folder = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    File::open(folder)
+        .and_then(|f| f.sync_all())
+        .map_err(|e| Error::io(folder, e))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

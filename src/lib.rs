@@ -138,4 +138,4 @@ pub use error::{Error, Result};
 pub use flow::Source;
 pub use model::{Kind, Model};
 #[cfg(feature = "serve")]
-pub use serve::{ServeConfig, Server};
+pub use serve::{log_serving, serve_labelling, serve_until_stopped, ServeConfig, Server};

@@ -7,6 +7,7 @@
 //! one batch does not ask for ten near-copies of the same document.
 
 mod picker;
+pub mod session;
 
 pub use picker::{excerpt, Picker, Suggestion};
 

@@ -168,6 +168,24 @@ impl OnlineLearner {
         Some(argmax(scores.into_iter()) as u32)
     }
 
+    /// Fills `out` with the class probabilities of an analyzed document (in the order of
+    /// [`labels`](OnlineLearner::labels)): the scores, as [`predict_terms`](Self::predict_terms)
+    /// ranks them, turned into probabilities by a softmax. Empty when no class is known yet.
+    pub(crate) fn probabilities_terms(&mut self, terms: &Terms, out: &mut Vec<f64>) {
+        out.clear();
+        if self.nb.classes() == 0 {
+            return;
+        }
+        self.vocabulary.transform(terms, &mut self.counted);
+        out.resize(self.nb.classes(), 0.0);
+        let row = &self.counted.row;
+        self.nb.scores(&row.indices, &row.values, out);
+        let top = out.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        out.iter_mut().for_each(|s| *s = (*s - top).exp());
+        let sum: f64 = out.iter().sum();
+        out.iter_mut().for_each(|p| *p /= sum);
+    }
+
     /// Learns an analyzed document of class `class` (from [`OnlineLearner::class_of`]).
     pub(crate) fn learn_terms(&mut self, terms: &Terms, class: u32) -> Result<()> {
         if self.multi.is_some() {

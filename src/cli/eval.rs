@@ -5,8 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::log::Logged;
-use super::{DecisionArgs, InputArgs, Outcome, RuntimeArgs};
+use super::{log::Logged, DecisionArgs, InputArgs, Outcome, RuntimeArgs};
 use bowline::jobs::eval::Eval;
 use bowline::render::evaluation::EvalView;
 use bowline::{Result, TextClassifier};

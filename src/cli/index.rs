@@ -4,8 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::log::Logged;
-use super::{AnalysisArgs, InputArgs, Outcome, RuntimeArgs};
+use super::{log::Logged, AnalysisArgs, InputArgs, Outcome, RuntimeArgs};
 use bowline::jobs::index::Index;
 use bowline::jobs::Placement;
 use bowline::Result;

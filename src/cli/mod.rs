@@ -24,6 +24,8 @@ mod eval;
 mod export;
 mod index;
 mod inspect;
+#[cfg(feature = "serve")]
+mod label;
 mod learn;
 pub mod log;
 mod merge;
@@ -107,6 +109,9 @@ pub enum Command {
     /// Write a model as JSON (vocabulary, idf, weights or counts) for other tools to read.
     #[command(long_about = export::SCHEMA)]
     Export(export::ExportArgs),
+    /// Serve a labelling page over a pool, with a model learning each label as it is given.
+    #[cfg(feature = "serve")]
+    Label(label::LabelArgs),
     /// Serve models over HTTP: classify, learn and reload, with status and metrics.
     #[cfg(feature = "serve")]
     Serve(serve::ServeArgs),
@@ -148,6 +153,8 @@ fn dispatch(cli: Cli) -> Result<Outcome> {
         Command::Export(args) => export::run(args),
         #[cfg(feature = "serve")]
         Command::Serve(args) => serve::run(args),
+        #[cfg(feature = "serve")]
+        Command::Label(args) => label::run(args),
         Command::Completions(args) => completions::completions(args, command()),
         Command::Man => completions::man(command()),
     }

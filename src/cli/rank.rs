@@ -4,8 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::log::Logged;
-use super::{choice, AnalysisArgs, InputArgs, Outcome, RuntimeArgs};
+use super::{choice, log::Logged, AnalysisArgs, InputArgs, Outcome, RuntimeArgs};
 use bowline::jobs::rank::Rank;
 use bowline::jobs::settings::RankBy;
 use bowline::jobs::Placement;

@@ -1,15 +1,14 @@
 //! `bowline serve`: flags → [`ServeConfig`], a tokio runtime, the signals, and
 //! [`bowline::Server`].
 
+use bowline::jobs::settings::seconds;
 use std::net::SocketAddr;
-use std::time::Duration;
 
 use clap::Args;
-use tokio::signal::unix::{signal, SignalKind};
 
 use super::Outcome;
 use bowline::jobs::learn::Checkpoints;
-use bowline::{Error, Result, ServeConfig, Server};
+use bowline::{Error, Result, ServeConfig};
 
 /// Flags of `bowline serve`.
 #[derive(Debug, Args)]
@@ -47,14 +46,6 @@ pub struct ServeArgs {
     pub quiet: bool,
 }
 
-fn seconds(value: f64, flag: &str) -> Result<Duration> {
-    Duration::try_from_secs_f64(value).map_err(|_| {
-        Error::Config(format!(
-            "{flag} must be a number of seconds ≥ 0, got {value}"
-        ))
-    })
-}
-
 impl ServeArgs {
     fn config(&self) -> Result<ServeConfig> {
         let models = self
@@ -85,46 +76,8 @@ impl ServeArgs {
 
 /// Runs the server until SIGTERM or SIGINT; SIGHUP reloads every model.
 pub fn run(args: ServeArgs) -> Result<Outcome> {
-    let level = match (args.quiet, args.verbose) {
-        (true, _) => tracing::Level::ERROR,
-        (false, true) => tracing::Level::DEBUG,
-        (false, false) => tracing::Level::INFO,
-    };
-    tracing_subscriber::fmt()
-        .with_max_level(level)
-        .with_writer(std::io::stderr)
-        .with_ansi(false)
-        .init();
-    let config = args.config()?;
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| Error::Config(format!("cannot start the server's threads: {e}")))?;
-    runtime.block_on(serve(config))
-}
-
-async fn serve(config: ServeConfig) -> Result<Outcome> {
-    let server = Server::bind(config).await?;
-    let signal_error = |e: std::io::Error| Error::Config(format!("cannot watch signals: {e}"));
-    let mut hangup = signal(SignalKind::hangup()).map_err(signal_error)?;
-    let mut terminate = signal(SignalKind::terminate()).map_err(signal_error)?;
-    let mut interrupt = signal(SignalKind::interrupt()).map_err(signal_error)?;
-    let reloader = server.clone();
-    tokio::spawn(async move {
-        while hangup.recv().await.is_some() {
-            tracing::info!("SIGHUP: reloading every model");
-            reloader.reload_all().await;
-        }
-    });
-    // Tests and scripts read the address, with the port chosen, from this line.
-    eprintln!("bowline: listening on http://{}", server.local_addr());
-    let shutdown = async move {
-        tokio::select! {
-            _ = terminate.recv() => tracing::info!("SIGTERM"),
-            _ = interrupt.recv() => tracing::info!("SIGINT"),
-        }
-    };
-    server.run(shutdown).await?;
+    bowline::log_serving(args.quiet, args.verbose);
+    bowline::serve_until_stopped(args.config()?)?;
     tracing::info!("stopped");
     Ok(Outcome::Clean)
 }

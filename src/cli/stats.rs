@@ -4,8 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::log::Logged;
-use super::{print_or_quiet, AnalysisArgs, InputArgs, Outcome, RuntimeArgs};
+use super::{log::Logged, print_or_quiet, AnalysisArgs, InputArgs, Outcome, RuntimeArgs};
 use bowline::jobs::stats::Stats;
 use bowline::render::{corpus_json, corpus_page, corpus_text};
 use bowline::Result;

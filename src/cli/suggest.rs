@@ -4,8 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::log::Logged;
-use super::{choice, InputArgs, Outcome, RuntimeArgs};
+use super::{choice, log::Logged, InputArgs, Outcome, RuntimeArgs};
 use bowline::jobs::settings::Strategy;
 use bowline::jobs::suggest::Suggest;
 use bowline::jobs::Placement;
@@ -40,10 +39,8 @@ pub struct SuggestArgs {
 
 /// Runs the command.
 pub fn run(args: SuggestArgs) -> Result<Outcome> {
-    let (read, pipeline) = (
-        args.input.flags().unlabelled_options()?,
-        args.runtime.start()?,
-    );
+    let read = args.input.flags().unlabelled_options()?;
+    let pipeline = args.runtime.start()?;
     let logged = Logged::new(read.max_doc_bytes, indicatif::ProgressBar::hidden());
     let (n, strategy, seed) = (args.n, args.strategy, args.seed);
     let job = Suggest {

@@ -4,8 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::log::Logged;
-use super::{AnalysisArgs, InputArgs, Outcome, RuntimeArgs, VocabularyArgs};
+use super::{log::Logged, AnalysisArgs, InputArgs, Outcome, RuntimeArgs, VocabularyArgs};
 use bowline::jobs::check_output;
 use bowline::jobs::vectorize::{Event, Mode, Vectorize};
 use bowline::jobs::Placement;

@@ -26,6 +26,7 @@ pub mod eval;
 pub mod export;
 pub mod index;
 pub mod inspect;
+pub mod label;
 pub mod learn;
 pub mod merge;
 pub mod rank;

@@ -18,6 +18,7 @@
 //! - [`ranking`]: `rank`'s listings of terms as tables or JSON.
 //! - [`selection`]: what `select` found, as a JSON report, an SVG curve and a closing line.
 //! - [`suggestion`]: the pool documents `suggest` picked, as a table or JSON.
+//! - [`labelling`]: the page of `bowline label`, one self-contained HTML file.
 //! - [`vectorized`]: what `vectorize` says of the matrix it wrote, and a vectorizer's features
 //!   as summary lines name them.
 
@@ -25,6 +26,7 @@ pub mod corpus;
 pub mod cv;
 pub mod evaluation;
 mod json;
+pub mod labelling;
 pub mod model;
 pub mod prediction;
 pub mod prequential;
@@ -38,6 +40,7 @@ pub mod vectorized;
 
 pub use corpus::{corpus_json, corpus_page, corpus_text, indexed};
 pub(crate) use json::write_json;
+pub use labelling::{labelling_page, LABELLING_POLICY};
 pub use prediction::{explained, JsonPrediction, LineFormat};
 pub(crate) use prediction::{Decided, PredictionWriter};
 pub use prequential::prequential_line;

@@ -20,6 +20,11 @@ use crate::render::JsonPrediction;
 pub struct ApiError(StatusCode, String);
 
 impl ApiError {
+    /// An error answered with `status`.
+    pub(super) fn status(status: StatusCode, message: impl Into<String>) -> Self {
+        ApiError(status, message.into())
+    }
+
     fn bad_request(message: impl Into<String>) -> Self {
         ApiError(StatusCode::UNPROCESSABLE_ENTITY, message.into())
     }

@@ -25,6 +25,7 @@
 
 mod api;
 mod journal;
+mod label;
 mod lease;
 mod listen;
 mod metrics;
@@ -48,6 +49,7 @@ use tokio::signal::unix::{signal, Signal, SignalKind};
 use tower_http::timeout::TimeoutLayer;
 
 pub use api::{ApiError, ClassifyRequest, LearnRequest};
+pub use label::serve_labelling;
 pub use models::{named, Checkpoints};
 
 use crate::error::{Error, Result};
@@ -146,6 +148,62 @@ impl Server {
         }
         Ok(())
     }
+}
+
+/// Logs the server's events to stderr: only errors when `quiet`, every request when `verbose`.
+pub fn log_serving(quiet: bool, verbose: bool) {
+    let level = match (quiet, verbose) {
+        (true, _) => tracing::Level::ERROR,
+        (false, true) => tracing::Level::DEBUG,
+        (false, false) => tracing::Level::INFO,
+    };
+    tracing_subscriber::fmt()
+        .with_max_level(level)
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .init();
+}
+
+/// A runtime of tokio's worker threads for a server.
+fn runtime() -> Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::Config(format!("cannot start the server's threads: {e}")))
+}
+
+/// Completes at the first SIGTERM or SIGINT, watched from the call on.
+fn stop_signal() -> Result<impl Future<Output = ()>> {
+    let signal_error = |e: std::io::Error| Error::Config(format!("cannot watch signals: {e}"));
+    let mut terminate = signal(SignalKind::terminate()).map_err(signal_error)?;
+    let mut interrupt = signal(SignalKind::interrupt()).map_err(signal_error)?;
+    Ok(async move {
+        tokio::select! {
+            _ = terminate.recv() => tracing::info!("SIGTERM"),
+            _ = interrupt.recv() => tracing::info!("SIGINT"),
+        }
+    })
+}
+
+/// Serves `config` on a runtime of its own until SIGTERM or SIGINT; SIGHUP reloads every
+/// model. Prints the address, with the port chosen when port 0 was asked for, on stderr.
+pub fn serve_until_stopped(config: ServeConfig) -> Result<()> {
+    runtime()?.block_on(async move {
+        let server = Server::bind(config).await?;
+        let mut hangup = signal(SignalKind::hangup())
+            .map_err(|e| Error::Config(format!("cannot watch signals: {e}")))?;
+        let shutdown = stop_signal()?;
+        let reloader = server.clone();
+        tokio::spawn(async move {
+            while hangup.recv().await.is_some() {
+                tracing::info!("SIGHUP: reloading every model");
+                reloader.reload_all().await;
+            }
+        });
+        // Tests and scripts read the address, with the port chosen, from this line.
+        eprintln!("bowline: listening on http://{}", server.local_addr());
+        server.run(shutdown).await
+    })
 }
 
 fn router(shared: Arc<Shared>) -> Router {

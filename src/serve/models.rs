@@ -459,7 +459,7 @@ impl Writer {
         })?;
         let path = lock.path();
         // The log forgets the documents only once the rename that keeps them is durable.
-        wal::sync_folder(path)?;
+        crate::io::sync_folder(path)?;
         self.journal.checkpoint_ends(fingerprint, syncs)?;
         self.unsaved = 0;
         self.last_checkpoint = Instant::now();

@@ -252,7 +252,7 @@ impl Log {
         let mut bytes = MAGIC.to_vec();
         bytes.extend_from_slice(&checkpoint.encode());
         crate::io::write_atomically(path, |out| out.write_all(&bytes))?;
-        sync_folder(path)?;
+        crate::io::sync_folder(path)?;
         let file = OpenOptions::new()
             .append(true)
             .open(path)
@@ -299,17 +299,6 @@ impl Log {
     pub fn file(&self) -> std::sync::Arc<File> {
         std::sync::Arc::clone(&self.file)
     }
-}
-
-/// Syncs the folder that holds `path`, so that a rename into it survives a power cut.
-pub(crate) fn sync_folder(path: &Path) -> Result<()> {
-    let folder = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
-    File::open(folder)
-        .and_then(|f| f.sync_all())
-        .map_err(|e| Error::io(folder, e))
 }
 
 #[cfg(test)]

@@ -60,6 +60,19 @@ const POLICY: &str = "<meta http-equiv=\"Content-Security-Policy\" content=\"def
     style-src 'unsafe-inline'; script-src 'unsafe-inline'\"><script>window.violations=0;\
     document.addEventListener('securitypolicyviolation',()=>window.violations++)</script>";
 
+/// Chromium without a window, a sandbox or any traffic of its own (updates, sync, first-run
+/// pages).
+pub const QUIET: &[&str] = &[
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+];
+
 /// Measures each SVG: its size, its data elements, its text elements that reach outside it,
 /// overlapping neighbours among its tick labels, and its tick labels with their centres.
 const PROBE: &str = r#"<script>window.onload=()=>{
@@ -95,14 +108,7 @@ pub fn render(chromium: &Path, dir: &Path, html: &str) -> Rendered {
     std::fs::write(&probe, probed).unwrap();
     let profile = dir.join("chromium-profile");
     let output = std::process::Command::new(chromium)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-        ])
-        .args(["--no-first-run", "--disable-background-networking"])
-        .args(["--disable-component-update", "--disable-sync"])
+        .args(QUIET)
         .args([
             "--proxy-server=127.0.0.1:9",
             "--host-resolver-rules=MAP * ~NOTFOUND",

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod browser;
+pub mod cdp;
 pub mod serve;
 
 use std::io::Write;

@@ -31,14 +31,19 @@ pub struct Server {
 
 impl Server {
     pub fn start(args: &[&str]) -> Server {
+        let args = [&["serve"], args, &["--addr", "127.0.0.1:0", "-q"]].concat();
+        Server::launch(&args)
+    }
+
+    /// Runs `bowline` with `args`, which make it listen on a loopback port, and waits for the
+    /// line that gives the address.
+    pub fn launch(args: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_bowline"))
-            .arg("serve")
             .args(args)
-            .args(["--addr", "127.0.0.1:0", "-q"])
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
-            .expect("bowline serve starts");
+            .expect("bowline starts");
         let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
         let mut line = String::new();
         stderr.read_line(&mut line).expect("the address line");

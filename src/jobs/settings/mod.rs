@@ -32,3 +32,13 @@ pub use crate::model::{Decision, Loss, Similarity, Smoothing};
 pub use crate::pipeline::{default_threads, PipelineConfig, StageObserver, StageStats};
 pub use crate::select::{Greedy, Metric, RankBy};
 pub use crate::vectorize::{DfBound, Idf, Norm, Tf, VectorizerConfig};
+
+/// A flag's number of seconds as a duration: `flag` names it in the error when the number is
+/// negative or not finite.
+pub fn seconds(value: f64, flag: &str) -> crate::error::Result<std::time::Duration> {
+    std::time::Duration::try_from_secs_f64(value).map_err(|_| {
+        crate::error::Error::Config(format!(
+            "{flag} must be a number of seconds ≥ 0, got {value}"
+        ))
+    })
+}
