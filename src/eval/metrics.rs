@@ -227,4 +227,21 @@ mod tests {
         let f1_a = 2.0 * 1.0 * 0.5 / 1.5;
         assert!((report.macro_f1 - (f1_a + 3.0) / 5.0).abs() < 1e-12);
     }
+
+    #[test]
+    fn macro_f1_counts_a_class_of_the_truth_never_predicted() {
+        let mut confusion = Confusion::new(vec!["a".into(), "b".into()]);
+        confusion.add(0, 0);
+        confusion.add(1, 0);
+        // a: precision 1/2, recall 1, F1 2/3; b: never predicted, F1 0, yet in the truth.
+        let report = confusion.report();
+        assert!((report.macro_f1 - 1.0 / 3.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_name_column_is_as_wide_as_the_longest_name_and_at_least_5() {
+        assert_eq!(label_width(["ab", "c"].into_iter()), 5);
+        assert_eq!(label_width(["sci.space", "ab"].into_iter()), 9);
+        assert_eq!(label_width(std::iter::empty()), 5);
+    }
 }
