@@ -39,3 +39,18 @@ impl ClassSums {
         self.values.iter().sum()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn merging_adds_each_features_values_and_keeps_features_ascending() {
+        let mut sums = ClassSums::default();
+        sums.merge(vec![(3, 1.0), (1, 2.0)]);
+        sums.merge(vec![(1, 0.5), (2, 4.0), (3, 1.0)]);
+        assert_eq!(*sums.indices, [1, 2, 3]);
+        assert_eq!(*sums.values, [2.5, 4.0, 2.0]);
+        assert_eq!(sums.total(), 8.5);
+    }
+}
