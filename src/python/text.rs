@@ -72,6 +72,19 @@ impl TextModel {
         })
     }
 
+    /// The model of `models`, trained on disjoint shards with the same settings, merged as
+    /// `bowline merge` merges model files: naive Bayes exactly, SVMs by averaging.
+    #[staticmethod]
+    fn merge(py: Python<'_>, models: Vec<PyRef<'_, TextModel>>) -> PyResult<Self> {
+        let parts: Vec<(String, TextClassifier)> = models
+            .iter()
+            .enumerate()
+            .map(|(i, model)| (format!("models[{i}]"), model.classifier.clone()))
+            .collect();
+        let classifier = py.detach(|| TextClassifier::merge(parts))?;
+        Ok(TextModel { classifier })
+    }
+
     /// Learns more labelled texts, as `bowline update` does.
     #[pyo3(signature = (labels, texts, n_jobs=None))]
     fn update(

@@ -430,3 +430,32 @@ class TextClassifier(_common.PickledAsModelBytes, ClassifierMixin, BaseEstimator
         estimator = cls(kind=model.kind)
         estimator._adopt(model, np.array(names), names)
         return estimator
+
+
+def merge(models):
+    """The classifier of ``models``, trained on disjoint shards of a corpus with the same
+    settings, merged as ``bowline merge`` merges model files: naive Bayes into exactly the
+    model of training on the union (when the shards weigh with integer counts, keep every term
+    and fix the smoothing: ``tf='count', idf='none', norm='none', min_df=1`` and a number for
+    ``alpha``), SVMs by averaging their weights by documents.
+
+    Parameters
+    ----------
+    models : iterable of TextClassifier
+        Fitted classifiers of texts.
+
+    Returns
+    -------
+    TextClassifier
+        The merged classifier; its classes are the models' labels (strings), sorted, as
+        ``TextClassifier.load`` gives them.
+    """
+    natives = []
+    for model in models:
+        model._require_text("merge")
+        natives.append(model._model)
+    merged = TextModel.merge(natives)
+    names = sorted(merged.labels)
+    estimator = TextClassifier(kind=merged.kind)
+    estimator._adopt(merged, np.array(names), names)
+    return estimator
