@@ -70,23 +70,27 @@ impl Source {
     }
 
     fn in_memory(docs: impl Iterator<Item = (Vec<String>, String)>) -> Self {
-        let entries: Vec<Entry> = docs
-            .enumerate()
-            .map(|(i, (labels, text))| {
-                let bytes = text.len() as u64;
-                let id = (i + 1).to_string();
-                let mut doc = Document {
-                    id,
-                    text,
-                    ..Document::default()
-                };
-                doc.set_labels(labels);
-                Entry::loaded(doc, bytes)
-            })
-            .collect();
+        let docs: Vec<(Vec<String>, String)> = docs.collect();
+        Self::streamed(docs.into_iter())
+    }
+
+    /// Documents with their label sets (empty for none) as `docs` yields them, read one at a
+    /// time as the pipeline asks rather than held in memory first; each document's id is its
+    /// position, from 1.
+    pub fn streamed(docs: impl Iterator<Item = (Vec<String>, String)> + Send + 'static) -> Self {
+        let entries = docs.enumerate().map(|(i, (labels, text))| {
+            let bytes = text.len() as u64;
+            let mut doc = Document {
+                id: (i + 1).to_string(),
+                text,
+                ..Document::default()
+            };
+            doc.set_labels(labels);
+            Entry::loaded(doc, bytes)
+        });
         Source {
             name: PathBuf::from("(memory)"),
-            entries: Box::new(entries.into_iter()),
+            entries: Box::new(entries),
             classes: Vec::new(),
             max_doc_bytes: u64::MAX,
         }

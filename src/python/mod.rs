@@ -10,6 +10,7 @@
 mod convert;
 mod matrix;
 mod settings;
+mod stream;
 mod text;
 mod vectorizer;
 

@@ -5,10 +5,10 @@ use std::path::{Path, PathBuf};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use super::convert::{pipeline, read_text, read_texts, table};
+use super::convert::{pipeline, read_text, table};
 use super::settings::Settings;
-use crate::classifier::{Explanation, Reading, TextClassifier};
-use crate::flow::Source;
+use super::stream::texts_source;
+use crate::classifier::{Explanation, MultiLabelOptions, Reading, TextClassifier};
 use crate::model::Model;
 
 /// A trained text classifier. Every method that reads or trains on texts releases the GIL.
@@ -38,13 +38,51 @@ impl TextModel {
         n_jobs: Option<i64>,
     ) -> PyResult<Self> {
         let builder = settings.builder(Settings::kind(kind)?)?;
-        let texts = read_texts(texts)?;
-        let source = Source::labelled(labels.into_iter().zip(texts));
-        let fitted =
-            py.detach(|| builder.fit_source(source, &mut Reading::new(pipeline(n_jobs))))?;
+        let (source, stream) = texts_source(texts, Some(one_each(labels)))?;
+        let fitted = py.detach(|| builder.fit_source(source, &mut Reading::new(pipeline(n_jobs))));
+        let fitted = stream.finish(py, fitted)?;
         Ok(TextModel {
             classifier: fitted.classifier,
         })
+    }
+
+    /// Trains a multi-label classifier of `kind` on `texts`, each with its set of labels
+    /// (binary relevance, thresholds chosen on folds of the training data, as `bowline train`
+    /// does on documents with several labels), on `n_jobs` threads.
+    #[staticmethod]
+    #[pyo3(signature = (kind, settings, label_sets, texts, n_jobs=None))]
+    fn fit_multi(
+        py: Python<'_>,
+        kind: &str,
+        settings: Settings,
+        label_sets: Vec<Vec<String>>,
+        texts: &Bound<'_, PyAny>,
+        n_jobs: Option<i64>,
+    ) -> PyResult<Self> {
+        let builder = settings.builder(Settings::kind(kind)?)?;
+        let (source, stream) = texts_source(texts, Some(label_sets))?;
+        let options = MultiLabelOptions::default();
+        let fitted = py.detach(|| {
+            let mut reading = Reading::new(pipeline(n_jobs));
+            builder.fit_multi_source(source, &mut reading, &options)
+        });
+        let fitted = stream.finish(py, fitted)?;
+        Ok(TextModel {
+            classifier: fitted.classifier,
+        })
+    }
+
+    /// The model of `models`, trained on disjoint shards with the same settings, merged as
+    /// `bowline merge` merges model files: naive Bayes exactly, SVMs by averaging.
+    #[staticmethod]
+    fn merge(py: Python<'_>, models: Vec<PyRef<'_, TextModel>>) -> PyResult<Self> {
+        let parts: Vec<(String, TextClassifier)> = models
+            .iter()
+            .enumerate()
+            .map(|(i, model)| (format!("models[{i}]"), model.classifier.clone()))
+            .collect();
+        let classifier = py.detach(|| TextClassifier::merge(parts))?;
+        Ok(TextModel { classifier })
     }
 
     /// Learns more labelled texts, as `bowline update` does.
@@ -56,9 +94,11 @@ impl TextModel {
         texts: &Bound<'_, PyAny>,
         n_jobs: Option<i64>,
     ) -> PyResult<()> {
-        let source = Source::labelled(labels.into_iter().zip(read_texts(texts)?));
+        let (source, stream) = texts_source(texts, Some(one_each(labels)))?;
         let classifier = &mut self.classifier;
-        py.detach(|| classifier.update_source(source, &mut Reading::new(pipeline(n_jobs))))?;
+        let updated =
+            py.detach(|| classifier.update_source(source, &mut Reading::new(pipeline(n_jobs))));
+        stream.finish(py, updated)?;
         Ok(())
     }
 
@@ -72,7 +112,7 @@ impl TextModel {
         decision: bool,
         n_jobs: Option<i64>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let source = Source::texts(read_texts(texts)?);
+        let (source, stream) = texts_source(texts, None)?;
         let classes = self.classifier.labels().len();
         let classifier = &self.classifier;
         let values = py.detach(|| {
@@ -94,8 +134,43 @@ impl TextModel {
                 Ok(())
             })?;
             Ok::<_, crate::Error>(values)
-        })?;
+        });
+        let values = stream.finish(py, values)?;
         table(py, values, classes)
+    }
+
+    /// Per text and label (in the order of `labels`), 1 where the model gives the text the
+    /// label and 0 elsewhere, as `bowline classify` decides a multi-label model's labels: an
+    /// array of shape `(texts, labels)`.
+    #[pyo3(signature = (texts, n_jobs=None))]
+    fn label_sets<'py>(
+        &self,
+        py: Python<'py>,
+        texts: &Bound<'py, PyAny>,
+        n_jobs: Option<i64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let (source, stream) = texts_source(texts, None)?;
+        let labels = self.classifier.labels().len();
+        let classifier = &self.classifier;
+        let values = py.detach(|| {
+            let mut values = Vec::new();
+            let mut scores = vec![0.0; labels];
+            let mut reading = Reading::new(pipeline(n_jobs));
+            classifier.classify(source, &mut reading, |item, _| {
+                let start = values.len();
+                values.resize(start + labels, 0.0);
+                for given in classifier.labels_of(&item.counted.row, &mut scores) {
+                    if let Some(column) = classifier.labels().iter().position(|l| *l == given.label)
+                    {
+                        values[start + column] = 1.0;
+                    }
+                }
+                Ok(())
+            })?;
+            Ok::<_, crate::Error>(values)
+        });
+        let values = stream.finish(py, values)?;
+        table(py, values, labels)
     }
 
     /// The predicted class of `text` with its `k` terms of largest contribution: `(label,
@@ -128,11 +203,17 @@ impl TextModel {
     }
 
     /// Whether the probabilities are calibrated: naive Bayes' posteriors, a calibrated SVM's,
-    /// k-NN's votes; not an uncalibrated SVM's softmax of its scores.
+    /// k-NN's votes; not an uncalibrated SVM's softmax of its scores, nor a multi-label model's
+    /// per-label scores.
     #[getter]
     fn calibrated(&self) -> bool {
-        let classifier = &self.classifier.model().classifier;
-        classifier.svm().is_none_or(|svm| svm.is_calibrated())
+        self.classifier.model().classifier.gives_probabilities()
+    }
+
+    /// Whether the model is multi-label: it gives each text a set of labels.
+    #[getter]
+    fn multi_label(&self) -> bool {
+        self.classifier.is_multi_label()
     }
 
     /// The model file's bytes, as `save` writes them.
@@ -162,4 +243,9 @@ impl TextModel {
         let classifier = py.detach(|| TextClassifier::load(&path))?;
         Ok(TextModel { classifier })
     }
+}
+
+/// Single labels as the label sets of a source: one label each.
+fn one_each(labels: Vec<String>) -> Vec<Vec<String>> {
+    labels.into_iter().map(|label| vec![label]).collect()
 }

@@ -5,8 +5,9 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use super::convert::{csr_arrays, pipeline, read_texts, CsrArrays};
+use super::convert::{csr_arrays, pipeline, CsrArrays};
 use super::settings::Settings;
+use super::stream::texts_source;
 use crate::analyze::{Analyzer, AnalyzerConfig};
 use crate::error::Result;
 use crate::flow::{fit_corpus, run_stages, transform_stages, Source};
@@ -36,9 +37,10 @@ impl VectorizerModel {
     ) -> PyResult<(Self, CsrArrays<'py>)> {
         let analyzer = Analyzer::new(settings.analysis(&AnalyzerConfig::default())?)?;
         let config = settings.vectorizer(&VectorizerConfig::default())?;
-        let source = Source::texts(read_texts(texts)?);
+        let (source, stream) = texts_source(texts, None)?;
         let fitted =
-            py.detach(|| fit_corpus(source, &analyzer, &config, &pipeline(n_jobs), |_| {}))?;
+            py.detach(|| fit_corpus(source, &analyzer, &config, &pipeline(n_jobs), |_| {}));
+        let fitted = stream.finish(py, fitted)?;
         let model = VectorizerModel {
             analyzer,
             vectorizer: fitted.vectorizer,
@@ -55,8 +57,8 @@ impl VectorizerModel {
         texts: &Bound<'py, PyAny>,
         n_jobs: Option<i64>,
     ) -> PyResult<CsrArrays<'py>> {
-        let source = Source::texts(read_texts(texts)?);
-        let matrix = py.detach(|| self.matrix(source, n_jobs))?;
+        let (source, stream) = texts_source(texts, None)?;
+        let matrix = stream.finish(py, py.detach(|| self.matrix(source, n_jobs)))?;
         Ok(csr_arrays(py, matrix))
     }
 

@@ -2,13 +2,13 @@
 
 ``TextClassifier`` takes raw texts and labels; ``Vectorizer`` turns texts into a TF-IDF
 ``scipy.sparse.csr_matrix``; ``MultinomialNB``, ``ComplementNB``, ``BernoulliNB`` and
-``LinearSVC`` classify the rows of any matrix. The work is done by bowline's Rust library,
-with the GIL released.
+``LinearSVC`` classify the rows of any matrix; ``merge`` combines classifiers trained on
+disjoint shards. The work is done by bowline's Rust library, with the GIL released.
 """
 
 from ._bowline import __version__
 from ._matrix import BernoulliNB, ComplementNB, LinearSVC, MultinomialNB
-from ._text import TextClassifier
+from ._text import TextClassifier, merge
 from ._vectorizer import Vectorizer
 
 __all__ = [
@@ -19,4 +19,5 @@ __all__ = [
     "TextClassifier",
     "Vectorizer",
     "__version__",
+    "merge",
 ]

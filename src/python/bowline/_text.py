@@ -2,6 +2,7 @@
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.preprocessing import MultiLabelBinarizer
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d
@@ -17,11 +18,22 @@ _NAIVE_BAYES = ("mnb", "cnb", "bnb")
 
 def _has_probabilities(estimator):
     """Whether the probabilities mean what they say: naive Bayes, k-NN and a calibrated SVM;
-    an uncalibrated SVM's softmax of its scores only ranks the classes."""
+    an uncalibrated SVM's softmax of its scores only ranks the classes, and a multi-label
+    model's per-label scores are no probabilities."""
     model = getattr(estimator, "_model", None)
     if model is not None:
         return model.calibrated
     return estimator.kind != "svm" or bool(estimator.calibrate)
+
+
+def _label_sets(y):
+    """``y`` as a list of label lists when it is one (multi-label), else None."""
+    if isinstance(y, (str, bytes)) or (isinstance(y, np.ndarray) and y.dtype != object):
+        return None
+    sets = list(y)
+    if sets and all(isinstance(labels, (list, tuple, set, frozenset)) for labels in sets):
+        return sets
+    return None
 
 
 class TextClassifier(_common.PickledAsModelBytes, ClassifierMixin, BaseEstimator):
@@ -84,7 +96,8 @@ class TextClassifier(_common.PickledAsModelBytes, ClassifierMixin, BaseEstimator
     Attributes
     ----------
     classes_ : ndarray
-        The class labels, sorted.
+        The class labels, sorted. For a multi-label model (``y`` a list of label lists), every
+        label, sorted, as ``MultiLabelBinarizer`` orders them.
     """
 
     def __init__(
@@ -171,13 +184,18 @@ class TextClassifier(_common.PickledAsModelBytes, ClassifierMixin, BaseEstimator
         ----------
         X : iterable of str or bytes
             The texts.
-        y : array-like of shape (n_texts,)
-            Their labels.
+        y : array-like of shape (n_texts,), or list of label lists
+            Their labels; a list of label lists (each text with every label it has, one at
+            least) trains a multi-label model, whose predictions are ``MultiLabelBinarizer``'s
+            indicator matrix.
 
         Returns
         -------
         self : TextClassifier
         """
+        sets = None if self._matrix() else _label_sets(y)
+        if sets is not None:
+            return self._fit_multi(X, sets)
         if self._matrix():
             # A matrix model's columns are the classes in scikit-learn's order already.
             self._model, self.classes_ = fit_rows(self, self.kind, X, y, self._counts())
@@ -194,6 +212,22 @@ class TextClassifier(_common.PickledAsModelBytes, ClassifierMixin, BaseEstimator
         model = TextModel.fit(self.kind, settings, labels, X, self.n_jobs)
         self._adopt(model, classes, names)
         return self
+
+    def _fit_multi(self, X, sets):
+        """Trains a multi-label model on texts ``X`` with label sets ``sets``."""
+        classes = MultiLabelBinarizer().fit(sets).classes_
+        names = _common.label_names(classes)
+        name_of = dict(zip(classes.tolist(), names))
+        label_sets = [[name_of[label] for label in labels] for labels in sets]
+        settings = _common.settings(self.get_params())
+        model = TextModel.fit_multi(self.kind, settings, label_sets, X, self.n_jobs)
+        self._adopt(model, classes, names)
+        return self
+
+    def _multi_label(self):
+        """Whether the fitted model gives each text a set of labels."""
+        model = getattr(self, "_model", None)
+        return not self._matrix() and model is not None and model.multi_label
 
     @available_if(lambda self: self.input == "text")
     def partial_fit(self, X, y, classes=None):
@@ -213,6 +247,8 @@ class TextClassifier(_common.PickledAsModelBytes, ClassifierMixin, BaseEstimator
         -------
         self : TextClassifier
         """
+        if self._multi_label() or _label_sets(y) is not None:
+            raise ValueError("partial_fit is for single-label classes; fit a multi-label model")
         y = column_or_1d(y, warn=True)
         if getattr(self, "_model", None) is None:
             first = np.unique(y if classes is None else np.asarray(classes))
@@ -248,11 +284,15 @@ class TextClassifier(_common.PickledAsModelBytes, ClassifierMixin, BaseEstimator
     def _scores(self, X, decision):
         if self._matrix():
             return row_scores(self, X, decision, self._counts())
+        self._check_texts(X)
+        raw = self._model.scores(X, decision, self.n_jobs)
+        return _common.reorder(raw, self._columns, -np.inf if decision else 0.0)
+
+    def _check_texts(self, X):
+        """Refuses to classify before fitting, or one text in place of an iterable of them."""
         check_is_fitted(self, "_model")
         if isinstance(X, (str, bytes)):
             raise ValueError("X must be an iterable of texts, not one text")
-        raw = self._model.scores(X, decision, self.n_jobs)
-        return _common.reorder(raw, self._columns, -np.inf if decision else 0.0)
 
     def predict(self, X):
         """The most probable class of each text, as ``bowline classify`` decides it.
@@ -263,10 +303,35 @@ class TextClassifier(_common.PickledAsModelBytes, ClassifierMixin, BaseEstimator
 
         Returns
         -------
-        ndarray of shape (n_texts,)
+        ndarray of shape (n_texts,), or of shape (n_texts, n_classes) for a multi-label model:
+        ``MultiLabelBinarizer``'s indicator matrix of the labels each text gets
         """
+        if self._multi_label():
+            self._check_texts(X)
+            given = self._model.label_sets(X, self.n_jobs)
+            return _common.reorder(given, self._columns, 0.0).astype(int)
         probabilities = self._scores(X, False)
         return self.classes_[np.argmax(probabilities, axis=1)]
+
+    def score(self, X, y, sample_weight=None):
+        """Accuracy on texts ``X`` with labels ``y``; for a multi-label model, the share of
+        texts whose label set is exactly right (subset accuracy), as scikit-learn scores
+        multi-label classifiers.
+
+        Parameters
+        ----------
+        X : iterable of str or bytes
+        y : array-like of shape (n_texts,), or list of label lists
+        sample_weight : array-like of shape (n_texts,), optional
+
+        Returns
+        -------
+        float
+        """
+        if self._multi_label():
+            sets = _label_sets(y)
+            y = MultiLabelBinarizer(classes=self.classes_).fit_transform(sets or y)
+        return super().score(X, y, sample_weight=sample_weight)
 
     @available_if(_has_probabilities)
     def predict_proba(self, X):
@@ -292,7 +357,9 @@ class TextClassifier(_common.PickledAsModelBytes, ClassifierMixin, BaseEstimator
     def decision_function(self, X):
         """The SVM's decision values, or k-NN's summed similarity of each class's neighbours.
         For two classes, one value per text, positive for ``classes_[1]``. (Naive Bayes gives
-        its scores as ``predict_joint_log_proba``, as scikit-learn's naive Bayes does.)
+        its scores as ``predict_joint_log_proba``, as scikit-learn's naive Bayes does.) A
+        multi-label model gives each label's score, one column per label even for two, as
+        scikit-learn's one-vs-rest classifiers do.
 
         Parameters
         ----------
@@ -302,7 +369,8 @@ class TextClassifier(_common.PickledAsModelBytes, ClassifierMixin, BaseEstimator
         -------
         ndarray of shape (n_texts,) or (n_texts, n_classes)
         """
-        return _common.binary_decision(self._scores(X, True))
+        scores = self._scores(X, True)
+        return scores if self._multi_label() else _common.binary_decision(scores)
 
     @available_if(lambda self: self.kind in _NAIVE_BAYES)
     def predict_joint_log_proba(self, X):
@@ -362,3 +430,32 @@ class TextClassifier(_common.PickledAsModelBytes, ClassifierMixin, BaseEstimator
         estimator = cls(kind=model.kind)
         estimator._adopt(model, np.array(names), names)
         return estimator
+
+
+def merge(models):
+    """The classifier of ``models``, trained on disjoint shards of a corpus with the same
+    settings, merged as ``bowline merge`` merges model files: naive Bayes into exactly the
+    model of training on the union (when the shards weigh with integer counts, keep every term
+    and fix the smoothing: ``tf='count', idf='none', norm='none', min_df=1`` and a number for
+    ``alpha``), SVMs by averaging their weights by documents.
+
+    Parameters
+    ----------
+    models : iterable of TextClassifier
+        Fitted classifiers of texts.
+
+    Returns
+    -------
+    TextClassifier
+        The merged classifier; its classes are the models' labels (strings), sorted, as
+        ``TextClassifier.load`` gives them.
+    """
+    natives = []
+    for model in models:
+        model._require_text("merge")
+        natives.append(model._model)
+    merged = TextModel.merge(natives)
+    names = sorted(merged.labels)
+    estimator = TextClassifier(kind=merged.kind)
+    estimator._adopt(merged, np.array(names), names)
+    return estimator
