@@ -6,6 +6,7 @@
 //! `diverse` keeps ten times as many of the closest calls and spreads its batch over them, so that
 //! one batch does not ask for ten near-copies of the same document.
 
+mod counted;
 mod picker;
 pub mod session;
 

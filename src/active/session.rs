@@ -6,7 +6,11 @@
 //! pick rescores the best candidates of the picks before ([`CANDIDATES`]) and the next slice of
 //! the pool in turn ([`SLICE`]), and asks about the best of those: in a pool of at most
 //! `CANDIDATES + SLICE` documents every pick is exact, and in a larger one every document is
-//! rescored once per `pool / SLICE` labels. Until every class has a label (and the model knows
+//! rescored once per `pool / SLICE` labels. The rescoring takes no term lookup by text: the pool
+//! is counted by term once, when the session opens, and each term keeps its id in the model's
+//! vocabulary from the label that first brings it in; the documents are rescored on every core.
+//! The scores are those of the documents' terms, bit for bit, so the picks are the same as
+//! scoring from the terms one at a time. Until every class has a label (and the model knows
 //! two classes), the picks are a seeded random sample, since a model without a class's labels
 //! cannot say what is uncertain about it.
 //!
@@ -16,9 +20,11 @@
 
 use std::collections::HashMap;
 
+use rayon::prelude::*;
 use serde::Serialize;
 use unicode_segmentation::UnicodeSegmentation;
 
+use super::counted::{CountedPool, Scratch};
 use super::Strategy;
 use crate::analyze::{Analyzer, Terms};
 use crate::classifier::{OnlineLearner, TextClassifier};
@@ -116,6 +122,9 @@ pub struct Session {
     classes: Vec<String>,
     /// Per label: whether the model guessed it before learning it, none without a guess.
     hits: Vec<Option<bool>>,
+    /// The pool counted by term, none when the model hashes its terms (its documents are then
+    /// scored from their terms).
+    counted: Option<CountedPool>,
     candidates: Vec<usize>,
     cursor: usize,
     random: Vec<usize>,
@@ -141,6 +150,12 @@ impl Session {
         for label in learner.labels() {
             push_new(&mut classes, label);
         }
+        let counted = (!learner.hashes_terms()).then(|| {
+            let mut counted = CountedPool::new(&pool.terms);
+            // A model given to start from knows terms already.
+            counted.refresh(&learner);
+            counted
+        });
         Ok(Session {
             done: vec![false; pool.ids.len()],
             skipped: 0,
@@ -153,6 +168,7 @@ impl Session {
             actions: Vec::new(),
             classes,
             hits: Vec::new(),
+            counted,
             candidates: Vec::new(),
             cursor: 0,
             random,
@@ -210,6 +226,9 @@ impl Session {
         let hit = guess.map(|g| labels[g as usize] == record.label);
         let class = self.learner.class_of(&record.label);
         self.learner.learn_terms(&terms, class)?;
+        if let Some(counted) = &mut self.counted {
+            counted.learned(&terms, &self.learner);
+        }
         self.hits.push(hit);
         push_new(&mut self.classes, &record.label);
         if let Some(i) = self.find(&record.id) {
@@ -249,6 +268,9 @@ impl Session {
                     }
                 }
                 self.learner = (self.fresh)()?;
+                if let Some(counted) = &mut self.counted {
+                    counted.refresh(&self.learner);
+                }
                 self.hits.clear();
                 for (record, terms) in std::mem::take(&mut self.records) {
                     self.learn_terms(record, terms)?;
@@ -288,17 +310,53 @@ impl Session {
         }
         refresh.sort_unstable();
         refresh.dedup();
-        let mut probabilities = Vec::new();
-        let mut scored: Vec<(f64, usize)> = Vec::with_capacity(refresh.len());
-        for i in refresh.into_iter().filter(|&i| !self.done[i]) {
-            let terms = &self.pool.terms[i];
-            self.learner.probabilities_terms(terms, &mut probabilities);
-            scored.push((Strategy::Uncertainty.score(&probabilities), i));
-        }
+        refresh.retain(|&i| !self.done[i]);
+        let mut scored = self.uncertainties(refresh);
         scored.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         scored.truncate(CANDIDATES);
         self.candidates = scored.iter().map(|&(_, i)| i).collect();
         self.candidates.first().copied()
+    }
+
+    /// Each of pool documents `documents` with its uncertainty, in the same order.
+    fn uncertainties(&mut self, documents: Vec<usize>) -> Vec<(f64, usize)> {
+        match &self.counted {
+            // Counted documents are scored on every core: the model is only read.
+            Some(counted) => (documents.par_iter())
+                .map_init(Scratch::default, |scratch, &i| {
+                    counted.count(i, scratch);
+                    let (row, out) = (&mut scratch.counted, &mut scratch.probabilities);
+                    self.learner.probabilities_counted(row, out);
+                    (Strategy::Uncertainty.score(out), i)
+                })
+                .collect(),
+            None => {
+                let mut probabilities = Vec::new();
+                let mut scored = Vec::with_capacity(documents.len());
+                for i in documents {
+                    let terms = &self.pool.terms[i];
+                    self.learner.probabilities_terms(terms, &mut probabilities);
+                    scored.push((Strategy::Uncertainty.score(&probabilities), i));
+                }
+                scored
+            }
+        }
+    }
+
+    /// The model's class probabilities of pool document `i`.
+    fn probabilities(&mut self, i: usize) -> Vec<f64> {
+        let mut scratch = Scratch::default();
+        match &self.counted {
+            Some(counted) => {
+                counted.count(i, &mut scratch);
+                let (row, out) = (&mut scratch.counted, &mut scratch.probabilities);
+                self.learner.probabilities_counted(row, out);
+            }
+            None => {
+                (self.learner).probabilities_terms(&self.pool.terms[i], &mut scratch.probabilities)
+            }
+        }
+        scratch.probabilities
     }
 
     /// What the page shows now.
@@ -332,10 +390,8 @@ impl Session {
 
     /// Pool document `i` with the model's guess and the terms that drove it.
     fn asked(&mut self, i: usize) -> Result<Asked> {
+        let probabilities = self.probabilities(i);
         let text = &self.pool.texts[i];
-        let mut probabilities = Vec::new();
-        self.learner
-            .probabilities_terms(&self.pool.terms[i], &mut probabilities);
         let best = (0..probabilities.len()).max_by(|&a, &b| {
             probabilities[a]
                 .total_cmp(&probabilities[b])

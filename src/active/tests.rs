@@ -82,3 +82,64 @@ fn a_diverse_batch_skips_a_near_copy_for_a_different_close_call() {
     let ids: Vec<String> = picker.finish().into_iter().map(|s| s.id).collect();
     assert_eq!(ids, ["first", "copy"]);
 }
+
+/// A pool counted once scores every document exactly as its terms do, as labels bring new
+/// terms in and after the model starts over.
+#[test]
+fn a_counted_pool_scores_exactly_as_the_terms_do() {
+    use super::counted::{CountedPool, Scratch};
+    use crate::analyze::{Analyzer, Terms};
+    use crate::classifier::OnlineLearner;
+    use crate::model::Kind;
+    use crate::vectorize::{DfBound, VectorizerConfig};
+
+    let kind = Kind::Mnb;
+    let vectorizer = VectorizerConfig {
+        min_df: DfBound::Count(1),
+        ..kind.default_vectorizer()
+    };
+    let learner = || {
+        let alpha = kind.default_alpha().value();
+        OnlineLearner::new(kind, kind.default_analysis(), vectorizer.clone(), alpha).unwrap()
+    };
+    let mut model = learner();
+    let analyzer = Analyzer::new(model.analysis().clone()).unwrap();
+    let texts = [
+        "the ball and the goal, the goal again",
+        "bread in the oven with salt",
+        "a rocket to the moon and a star",
+        "the coach bakes bread after the match",
+        "words nobody labelled: comet, garlic",
+    ];
+    let pool: Vec<Terms> = (texts.iter())
+        .map(|text| {
+            let mut terms = Terms::new();
+            analyzer.worker().analyze(text, &mut terms);
+            terms
+        })
+        .collect();
+    let mut counted = CountedPool::new(&pool);
+    let same = |model: &mut OnlineLearner, counted: &CountedPool| {
+        for (i, terms) in pool.iter().enumerate() {
+            let mut by_terms = Vec::new();
+            model.probabilities_terms(terms, &mut by_terms);
+            let mut scratch = Scratch::default();
+            counted.count(i, &mut scratch);
+            let (row, out) = (&mut scratch.counted, &mut scratch.probabilities);
+            model.probabilities_counted(row, out);
+            assert_eq!(by_terms, scratch.probabilities, "document {i}");
+        }
+    };
+    for (label, i) in [("sport", 0), ("food", 1), ("space", 2), ("sport", 3)] {
+        let class = model.class_of(label);
+        model.learn_terms(&pool[i], class).unwrap();
+        counted.learned(&pool[i], &model);
+        same(&mut model, &counted);
+    }
+    model = learner();
+    counted.refresh(&model);
+    let class = model.class_of("food");
+    model.learn_terms(&pool[1], class).unwrap();
+    counted.learned(&pool[1], &model);
+    same(&mut model, &counted);
+}

@@ -177,8 +177,39 @@ impl OnlineLearner {
             return;
         }
         self.vocabulary.transform(terms, &mut self.counted);
+        self.probabilities_of(&self.counted, out);
+    }
+
+    /// The id of `term` in the model's vocabulary, when the model knows it and its terms are
+    /// not hashed: a document counted in these ids is what
+    /// [`probabilities_counted`](Self::probabilities_counted) takes.
+    pub(crate) fn term_id(&self, term: &str) -> Option<u32> {
+        self.vocabulary.term_id(term)
+    }
+
+    /// Whether the model hashes its terms, so that [`term_id`](Self::term_id) knows none.
+    pub(crate) fn hashes_terms(&self) -> bool {
+        self.vocabulary.is_hashed()
+    }
+
+    /// [`probabilities_terms`](Self::probabilities_terms) of a document already counted:
+    /// `counted` holds the counts of its known terms by [`term_id`](Self::term_id) (ids
+    /// increasing) and its length the number of terms it has in all; it is weighted in place.
+    /// The probabilities are the same, without looking a term up by its text, and documents
+    /// may be scored so on several threads at once.
+    pub(crate) fn probabilities_counted(&self, counted: &mut Counted, out: &mut Vec<f64>) {
+        out.clear();
+        if self.nb.classes() == 0 {
+            return;
+        }
+        self.vocabulary.weigh(counted);
+        self.probabilities_of(counted, out);
+    }
+
+    /// The probabilities of the weighted row `counted` into `out` (empty).
+    fn probabilities_of(&self, counted: &Counted, out: &mut Vec<f64>) {
         out.resize(self.nb.classes(), 0.0);
-        let row = &self.counted.row;
+        let row = &counted.row;
         self.nb.scores(&row.indices, &row.values, out);
         let top = out.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         out.iter_mut().for_each(|s| *s = (*s - top).exp());

@@ -97,6 +97,20 @@ impl GrowingVocabulary {
         self.weigh(counted);
     }
 
+    /// The id of `term` when the vocabulary holds it unhashed; `None` for an unknown term and
+    /// for a hashed vocabulary, whose columns are not kept per term.
+    pub(crate) fn term_id(&self, term: &str) -> Option<u32> {
+        match self.config.hashing {
+            Some(_) => None,
+            None => self.ids.get(term).copied(),
+        }
+    }
+
+    /// Whether terms are hashed into columns.
+    pub(crate) fn is_hashed(&self) -> bool {
+        self.config.hashing.is_some()
+    }
+
     /// Learns a document: new terms join, document frequencies and the document count grow,
     /// then the document is weighted with the updated idf.
     pub(crate) fn learn(&mut self, terms: &Terms, counted: &mut Counted) -> Result<()> {
@@ -138,7 +152,10 @@ impl GrowingVocabulary {
         self.df.resize(self.terms.len(), 0);
     }
 
-    fn weigh(&self, counted: &mut Counted) {
+    /// Weighs a row of counts in this vocabulary's ids (in increasing order), as
+    /// [`transform`](GrowingVocabulary::transform) and [`learn`](GrowingVocabulary::learn)
+    /// weigh the rows they count.
+    pub(crate) fn weigh(&self, counted: &mut Counted) {
         let (weighting, n) = (self.config.weighting, self.n_docs.max(1));
         let (indices, values) = (&counted.row.indices, &mut counted.row.values);
         weighting.weigh_by(values, counted.length, |k| {

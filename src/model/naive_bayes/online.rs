@@ -21,6 +21,10 @@ pub(crate) struct OnlineNb {
     class_totals: Vec<f64>,
     /// Per feature, (class, sum) for each class with a non-zero sum.
     features: Vec<Vec<(u32, f64)>>,
+    /// Per feature, log(α + s) − log α of each sum in `features`, in the same order: what one
+    /// unit of the feature adds to a class's multinomial score beyond an unseen one. Kept as
+    /// the sums change, so that scoring a document takes no logarithm per term.
+    gains: Vec<Vec<f64>>,
     /// Complement: S_j, Σ S_j, Σ_j log(α + S_j), and per class Σ_j log(α + S_j − s_cj).
     feature_totals: Vec<f64>,
     grand: f64,
@@ -46,6 +50,7 @@ impl OnlineNb {
             class_docs: Vec::new(),
             class_totals: Vec::new(),
             features: Vec::new(),
+            gains: Vec::new(),
             feature_totals: Vec::new(),
             grand: 0.0,
             base_logs: 0.0,
@@ -74,6 +79,7 @@ impl OnlineNb {
         let alpha = self.alpha;
         for _ in self.features.len()..features {
             self.features.push(Vec::new());
+            self.gains.push(Vec::new());
             self.feature_totals.push(0.0);
             self.base_logs += alpha.ln();
             self.complement_logs
@@ -118,10 +124,17 @@ impl OnlineNb {
             Self::shift_histogram,
         );
         derive(self, j, class, before, value);
-        let sums = &mut self.features[j];
-        match sums.iter_mut().find(|(c, _)| *c == class) {
-            Some((_, s)) => *s += value,
-            None => sums.push((class, value)),
+        let (sums, gains) = (&mut self.features[j], &mut self.gains[j]);
+        let alpha = self.alpha;
+        match sums.iter().position(|(c, _)| *c == class) {
+            Some(k) => {
+                sums[k].1 += value;
+                gains[k] = (alpha + sums[k].1).ln() - alpha.ln();
+            }
+            None => {
+                sums.push((class, value));
+                gains.push((alpha + value).ln() - alpha.ln());
+            }
         }
         self.class_totals[class as usize] += value;
     }
@@ -180,8 +193,8 @@ impl OnlineNb {
             *score = priors[c] + total * (alpha.ln() - denominator);
         }
         for &(j, v) in row {
-            for &(c, s) in &self.features[j] {
-                out[c as usize] += v * ((alpha + s).ln() - alpha.ln());
+            for (&(c, _), &gain) in self.features[j].iter().zip(&self.gains[j]) {
+                out[c as usize] += v * gain;
             }
         }
     }
