@@ -33,6 +33,8 @@ from sklearn.naive_bayes import MultinomialNB
 from sklearn.pipeline import make_pipeline
 from sklearn.svm import LinearSVC
 
+from sklearn_vectorize import read_corpus
+
 import bowline
 
 # bowline's analysis as scikit-learn's TfidfVectorizer(sublinear_tf=True) analyzes: words alone,
@@ -51,18 +53,9 @@ SKLEARN_FEATURES = dict(
 
 
 def read_split(root):
-    """(texts, labels) of a class-per-folder split, as sklearn.datasets.load_files reads it."""
-    texts, labels = [], []
-    for label in sorted(os.listdir(root)):
-        folder = os.path.join(root, label)
-        for name in sorted(os.listdir(folder)):
-            with open(os.path.join(folder, name), "rb") as f:
-                raw = f.read()
-            try:
-                texts.append(raw.decode("utf-8"))
-            except UnicodeDecodeError:
-                texts.append(raw.decode("latin-1"))
-            labels.append(label)
+    """(texts, labels) of a class-per-folder split, read as scikit-learn's side of
+    vectorize.sh reads it (sklearn.datasets.load_files' way)."""
+    texts, labels = read_corpus(root)
     return texts, np.array(labels)
 
 

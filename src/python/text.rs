@@ -9,6 +9,7 @@ use super::convert::{pipeline, read_text, table};
 use super::settings::Settings;
 use super::stream::texts_source;
 use crate::classifier::{Explanation, MultiLabelOptions, Reading, TextClassifier};
+use crate::flow::Analyzed;
 use crate::model::Model;
 
 /// A trained text classifier. Every method that reads or trains on texts releases the GIL.
@@ -112,31 +113,17 @@ impl TextModel {
         decision: bool,
         n_jobs: Option<i64>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let (source, stream) = texts_source(texts, None)?;
-        let classes = self.classifier.labels().len();
-        let classifier = &self.classifier;
-        let values = py.detach(|| {
-            let mut values = Vec::new();
-            let mut reading = Reading::new(pipeline(n_jobs));
-            classifier.classify(source, &mut reading, |item, probabilities| {
-                let start = values.len();
-                values.resize(start + classes, 0.0);
-                let out = &mut values[start..];
-                match (decision, probabilities) {
-                    (true, _) => {
-                        let row = &item.counted.row;
-                        let model = classifier.model();
-                        model.classifier.scores(&row.indices, &row.values, out);
-                    }
-                    (false, Some(probabilities)) => out.copy_from_slice(probabilities),
-                    (false, None) => {}
+        let model = self.classifier.model();
+        self.table_of(py, texts, n_jobs, |item, probabilities, out| {
+            match (decision, probabilities) {
+                (true, _) => {
+                    let row = &item.counted.row;
+                    model.classifier.scores(&row.indices, &row.values, out);
                 }
-                Ok(())
-            })?;
-            Ok::<_, crate::Error>(values)
-        });
-        let values = stream.finish(py, values)?;
-        table(py, values, classes)
+                (false, Some(probabilities)) => out.copy_from_slice(probabilities),
+                (false, None) => {}
+            }
+        })
     }
 
     /// Per text and label (in the order of `labels`), 1 where the model gives the text the
@@ -149,28 +136,15 @@ impl TextModel {
         texts: &Bound<'py, PyAny>,
         n_jobs: Option<i64>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let (source, stream) = texts_source(texts, None)?;
-        let labels = self.classifier.labels().len();
         let classifier = &self.classifier;
-        let values = py.detach(|| {
-            let mut values = Vec::new();
-            let mut scores = vec![0.0; labels];
-            let mut reading = Reading::new(pipeline(n_jobs));
-            classifier.classify(source, &mut reading, |item, _| {
-                let start = values.len();
-                values.resize(start + labels, 0.0);
-                for given in classifier.labels_of(&item.counted.row, &mut scores) {
-                    if let Some(column) = classifier.labels().iter().position(|l| *l == given.label)
-                    {
-                        values[start + column] = 1.0;
-                    }
+        let mut scores = vec![0.0; classifier.labels().len()];
+        self.table_of(py, texts, n_jobs, |item, _, out| {
+            for given in classifier.labels_of(&item.counted.row, &mut scores) {
+                if let Some(column) = classifier.labels().iter().position(|l| *l == given.label) {
+                    out[column] = 1.0;
                 }
-                Ok(())
-            })?;
-            Ok::<_, crate::Error>(values)
-        });
-        let values = stream.finish(py, values)?;
-        table(py, values, labels)
+            }
+        })
     }
 
     /// The predicted class of `text` with its `k` terms of largest contribution: `(label,
@@ -242,6 +216,36 @@ impl TextModel {
     fn load(py: Python<'_>, path: PathBuf) -> PyResult<Self> {
         let classifier = py.detach(|| TextClassifier::load(&path))?;
         Ok(TextModel { classifier })
+    }
+}
+
+impl TextModel {
+    /// Classifies `texts` into an array of shape `(texts, labels)`, in the order of `labels`:
+    /// `fill` writes each text's row from the text and its probabilities, and what it leaves
+    /// stays 0. The GIL is released while the texts are classified.
+    fn table_of<'py>(
+        &self,
+        py: Python<'py>,
+        texts: &Bound<'py, PyAny>,
+        n_jobs: Option<i64>,
+        mut fill: impl FnMut(&Analyzed, Option<&[f64]>, &mut [f64]) + Send,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let (source, stream) = texts_source(texts, None)?;
+        let width = self.classifier.labels().len();
+        let classifier = &self.classifier;
+        let values = py.detach(|| {
+            let mut values = Vec::new();
+            let mut reading = Reading::new(pipeline(n_jobs));
+            classifier.classify(source, &mut reading, |item, probabilities| {
+                let start = values.len();
+                values.resize(start + width, 0.0);
+                fill(item, probabilities, &mut values[start..]);
+                Ok(())
+            })?;
+            Ok::<_, crate::Error>(values)
+        });
+        let values = stream.finish(py, values)?;
+        table(py, values, width)
     }
 }
 
