@@ -30,8 +30,9 @@ const TOPICS: &[(&str, &str)] = &[
 
 /// Held by each test while it runs. Run side by side, the three tests once lost a connection to
 /// a server mid-run (in CI, and once in about 80 local runs of the three under load; never in 47
-/// runs of one test alone). Their servers are separate processes, so the cause lies between
-/// the tests, not in what a user runs; one test at a time keeps them apart.
+/// runs of one test alone), with no panic from the server. The cause is not established: the
+/// tests start and SIGKILL servers on ports the kernel hands out again, which is the suspect.
+/// One test at a time keeps them apart.
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
 fn one_at_a_time() -> MutexGuard<'static, ()> {
