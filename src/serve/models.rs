@@ -203,22 +203,17 @@ impl Served {
         checkpoint: &Checkpoints,
     ) -> Result<(u64, usize, bool)> {
         let count = pairs.len();
-        let mut answered = self.queue.push(pairs);
-        // Whichever comes first: another request's writer learns this one and answers it (then
-        // this request leaves the line for the writer, and whoever is still in it learns what
-        // was queued since), or this request gets the writer and learns everything waiting.
-        let received = tokio::select! {
-            received = &mut answered => received,
-            mut writer = self.writer.lock() => {
-                let batch = self.queue.take();
-                if !batch.is_empty() {
-                    self.learn_batch(&mut writer, batch, checkpoint);
-                }
-                drop(writer);
-                answered.await
+        let answered = self.queue.push(pairs);
+        {
+            // The request may have been learned by the writer before this one took it: the
+            // requests queued since then are learned now, so that none waits for a later one.
+            let mut writer = self.writer.lock().await;
+            let batch = self.queue.take();
+            if !batch.is_empty() {
+                self.learn_batch(&mut writer, batch, checkpoint);
             }
-        };
-        let learned = queue::answer(received)?;
+        }
+        let learned = queue::answer(answered).await?;
         let log = wal::path_of(&self.path);
         self.syncs.wait(learned.seq, &log).await?;
         Ok((learned.version, count, learned.checkpointed))

@@ -69,12 +69,10 @@ impl Queue {
     }
 }
 
-/// The answer a queued request received. Its sender goes unanswered only if the writer that
-/// took it failed without answering (a panic), which is the server's fault.
-pub fn answer(
-    received: std::result::Result<Result<Learned>, oneshot::error::RecvError>,
-) -> Result<Learned> {
-    received.unwrap_or_else(|_| {
+/// Waits for the answer to a queued request. Its sender goes unanswered only if the writer
+/// that took it failed without answering (a panic), which is the server's fault.
+pub async fn answer(answered: oneshot::Receiver<Result<Learned>>) -> Result<Learned> {
+    answered.await.unwrap_or_else(|_| {
         Err(Error::Stage {
             stage: "learn".into(),
             message: "the writer stopped before learning the documents".into(),
