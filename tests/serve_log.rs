@@ -11,6 +11,7 @@ use std::process::Command;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use bowline::model::{wal, Model};
 use bowline::TextClassifier;
 use common::serve::{agent, model, Server};
 use common::{arg, bowline, outcome};
@@ -178,6 +179,28 @@ fn a_killed_server_learns_its_log_again_once() {
     );
     drop(server);
     let server = Server::start(&args);
+    assert_eq!(server.stop(), 0);
+    let counts = counts(&path);
+    for label in ["astronomy", "geology", "botany"] {
+        assert_eq!(counts.get(label), Some(&1), "{label}: {counts:?}");
+    }
+}
+
+/// A server killed inside a checkpoint, after renaming the new file into place and before
+/// starting its log afresh, leaves a log that ends with a checkpoint naming the file. `bowline
+/// update` then rewrites the file: the restarted server learns nothing twice.
+#[test]
+fn an_update_after_a_checkpoint_cut_short_learns_nothing_twice() {
+    let (_dir, path, log) = killed_after_two_learns();
+    let labels = ["astronomy".to_string(), "geology".to_string()];
+    update(&path, &labels);
+    let contents = wal::read(&std::fs::read(&log).unwrap(), &log).unwrap();
+    let fingerprint = Model::fingerprint(&path).unwrap().into_bytes();
+    let checkpoint = wal::Record::Checkpoint(contents.last_seq(), fingerprint);
+    let mut file = std::fs::OpenOptions::new().append(true).open(&log).unwrap();
+    std::io::Write::write_all(&mut file, &checkpoint.encode()).unwrap();
+    update(&path, &["botany".to_string()]);
+    let server = Server::start(&[arg(&path)]);
     assert_eq!(server.stop(), 0);
     let counts = counts(&path);
     for label in ["astronomy", "geology", "botany"] {

@@ -22,6 +22,7 @@ pub mod naive_bayes;
 pub(crate) mod platt;
 pub(crate) mod random;
 pub mod reservoir;
+pub mod wal;
 
 pub use decision::{CostMatrix, Decision};
 pub use explain::Attribution;

@@ -11,8 +11,8 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use super::wal::{self, Contents, Log, Record};
 use crate::error::{Error, Result};
+use crate::model::wal::{self, Contents, Log, Record};
 
 /// The documents of one learn request, or of the requests learned together, as `(label, text)`
 /// pairs.
@@ -131,18 +131,21 @@ impl Journal {
         Ok(())
     }
 
-    /// Second half, once the file is in place: the log starts afresh from it, which drops the
-    /// documents the file now holds, and every waiting request is durable.
+    /// Second half, once the file is in place: every waiting request is durable, and the log
+    /// starts afresh from the file, which drops the documents the file now holds. The file is
+    /// the served model's base even when the fresh start fails: the old log, which ends with the
+    /// checkpoint naming the file, stays a true account of it, and takes the next records.
     pub fn checkpoint_ends(&mut self, fingerprint: Vec<u8>, syncs: &Syncs) -> Result<()> {
         let seq = self.next_seq - 1;
-        if self.log.is_some() {
-            let log = Log::start(&self.path, &Record::Checkpoint(seq, fingerprint.clone()))?;
-            syncs.checkpointed(log.file(), seq);
-            self.log = Some(log);
-        }
-        self.base = fingerprint;
+        self.base = fingerprint.clone();
         self.applied = seq;
         self.pending.clear();
+        syncs.checkpointed(seq);
+        if self.log.is_some() {
+            let log = Log::start(&self.path, &Record::Checkpoint(seq, fingerprint))?;
+            syncs.switched(log.file());
+            self.log = Some(log);
+        }
         Ok(())
     }
 }
@@ -190,11 +193,15 @@ impl Syncs {
         state.written = seq;
     }
 
-    /// A checkpoint put every record up to `seq` in the model file, and started `file` afresh.
-    fn checkpointed(&self, file: Arc<File>, seq: u64) {
-        self.state().file = Some(file);
+    /// A checkpoint put every record up to `seq` in the model file.
+    fn checkpointed(&self, seq: u64) {
         self.durable
             .send_modify(|durable| *durable = (*durable).max(seq));
+    }
+
+    /// The log was started afresh in `file`.
+    fn switched(&self, file: Arc<File>) {
+        self.state().file = Some(file);
     }
 
     /// Returns once record `seq` is durable, syncing the log when no other request is.

@@ -32,7 +32,6 @@ mod metrics;
 mod models;
 mod queue;
 mod state;
-pub mod wal;
 
 use std::future::Future;
 use std::net::SocketAddr;

@@ -19,11 +19,12 @@ use std::time::{Instant, SystemTime};
 use serde::Serialize;
 
 use super::journal::{Documents, Journal, Syncs};
+use super::lease;
 use super::queue::{self, Learned, Queue, Waiting};
-use super::{lease, wal};
 use crate::error::{Error, Result};
 /// When the writer saves the model file: the rule `learn` follows too.
 pub use crate::jobs::learn::Checkpoints;
+use crate::model::wal;
 use crate::model::{Model, ModelLock};
 use crate::TextClassifier;
 

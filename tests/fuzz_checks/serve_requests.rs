@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use bowline::serve::wal::{self, Record};
+use bowline::model::wal::{self, Record};
 use bowline::serve::{ClassifyRequest, LearnRequest};
 
 use super::parameters;

@@ -1,11 +1,11 @@
 //! Target `write_ahead_log`: the reader of `bowline serve`'s write-ahead log
-//! ([`bowline::serve::wal::read`]) on any bytes never panics; what it accepts is whole records
+//! ([`bowline::model::wal::read`]) on any bytes never panics; what it accepts is whole records
 //! in order, which written again give the bytes it read; and every cut of an accepted log reads
 //! as the records that lie wholly before the cut (a torn tail is ignored, never an error).
 
 use std::path::Path;
 
-use bowline::serve::wal::{self, Record};
+use bowline::model::wal::{self, Record};
 
 use super::parameters;
 

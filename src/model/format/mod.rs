@@ -281,7 +281,7 @@ impl Model {
     /// What tells one model file from another without reading it whole: its header (in hex),
     /// whose lengths and CRC-32s cover every byte after it (before format 6, the one CRC-32
     /// covers the payload).
-    pub(crate) fn fingerprint(path: &Path) -> Result<String> {
+    pub fn fingerprint(path: &Path) -> Result<String> {
         use std::io::Read;
         let mut header = Vec::with_capacity(HEADER_6);
         std::fs::File::open(path)
@@ -433,8 +433,9 @@ impl ModelLock {
     }
 
     /// Waits for the lock of the model at `model` (which need not exist yet), then removes the
-    /// temporary files that writers of the model killed before their commit left: holding the
-    /// lock proves that none of them is still writing.
+    /// temporary files that writers of the model killed before their commit left, and finishes
+    /// a checkpoint that a killed server left half done ([`crate::model::wal::finish_checkpoint`]):
+    /// holding the lock proves that none of them is still writing.
     pub fn acquire(model: &Path) -> Result<Self> {
         let target = crate::io::resolve_links(model)?;
         let name = target
@@ -450,6 +451,11 @@ impl ModelLock {
             .map_err(|e| Error::io(&path, e))?;
         file.lock().map_err(|e| Error::io(&path, e))?;
         crate::io::remove_stale_temps(&target);
+        if crate::model::wal::path_of(model).exists() {
+            if let Ok(fingerprint) = Model::fingerprint(model) {
+                crate::model::wal::finish_checkpoint(model, fingerprint.as_bytes())?;
+            }
+        }
         Ok(ModelLock {
             _file: file,
             model: model.to_path_buf(),

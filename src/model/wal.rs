@@ -1,6 +1,11 @@
 //! The write-ahead log of a served model: every learn request is appended to `MODEL.wal`
 //! (beside the model file) and synced before it is answered, so that a document acknowledged
-//! with a 200 survives a crash of the server and a reload of the file.
+//! with a 200 survives a crash of the server and a reload of the file. It sits beside the model
+//! format because every writer of a model takes part: whoever holds the model's lock finishes
+//! a checkpoint that a killed server left half done ([`finish_checkpoint`]).
+//!
+//! The server that appends to a log holds a lock on it (`flock`) as long as it has it open, so
+//! that another process can tell a live server's log from one a crash left behind.
 //!
 //! The file starts with [`MAGIC`]; each record then is its payload's length (u32, little
 //! endian), the payload's CRC-32 (u32) and the payload. A payload is a kind byte, a sequence
@@ -253,10 +258,7 @@ impl Log {
         bytes.extend_from_slice(&checkpoint.encode());
         crate::io::write_atomically(path, |out| out.write_all(&bytes))?;
         crate::io::sync_folder(path)?;
-        let file = OpenOptions::new()
-            .append(true)
-            .open(path)
-            .map_err(|e| Error::io(path, e))?;
+        let file = open_locked(path)?;
         Ok(Log {
             path: path.to_path_buf(),
             file: std::sync::Arc::new(file),
@@ -267,10 +269,7 @@ impl Log {
     /// Opens the log at `path` to append to, cutting it to its first `valid` bytes: what
     /// follows is a torn tail, which must not stay before the next record.
     pub fn resume(path: &Path, valid: u64) -> Result<Self> {
-        let file = OpenOptions::new()
-            .append(true)
-            .open(path)
-            .map_err(|e| Error::io(path, e))?;
+        let file = open_locked(path)?;
         file.set_len(valid).map_err(|e| Error::io(path, e))?;
         Ok(Log {
             path: path.to_path_buf(),
@@ -298,6 +297,57 @@ impl Log {
     /// The file, for the syncs that make appended records durable.
     pub fn file(&self) -> std::sync::Arc<File> {
         std::sync::Arc::clone(&self.file)
+    }
+}
+
+/// Opens the log at `path` to append to, and takes its lock: a second server of the same file
+/// would interleave its records with the first's.
+fn open_locked(path: &Path) -> Result<File> {
+    let file = OpenOptions::new()
+        .append(true)
+        .open(path)
+        .map_err(|e| Error::io(path, e))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(Error::input(
+            path,
+            "another process appends to this write-ahead log: is the model served twice?",
+        )),
+        Err(std::fs::TryLockError::Error(error)) => Err(Error::io(path, error)),
+    }
+}
+
+/// Finishes a checkpoint of the model at `model` that a server killed between renaming the new
+/// file into place and starting its log afresh left half done; `fingerprint` is that of the
+/// file in place. The caller holds the model's lock, so no server is inside a checkpoint.
+///
+/// Such a log ends with a checkpoint naming the file in place, after documents that the file
+/// holds. Another writer (`bowline update`) that replaced the file now would leave a file the
+/// log does not name, which is taken to hold what the log's first checkpoint holds: those
+/// documents would be learned twice. Starting the log afresh from the last checkpoint first
+/// makes the new file's parent the log's first checkpoint again. A log that a live server holds
+/// is left alone: that server finishes its own checkpoints. A log that cannot be read is left
+/// for the server's start-up to report.
+pub(crate) fn finish_checkpoint(model: &Path, fingerprint: &[u8]) -> Result<()> {
+    let path = path_of(model);
+    let file = match File::open(&path) {
+        Ok(file) => file,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(error) => return Err(Error::io(&path, error)),
+    };
+    if file.try_lock().is_err() {
+        return Ok(());
+    }
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut &file, &mut bytes).map_err(|e| Error::io(&path, e))?;
+    let Ok(contents) = read(&bytes, &path) else {
+        return Ok(());
+    };
+    match contents.records.as_slice() {
+        [_, .., last @ Record::Checkpoint(_, named)] if named == fingerprint => {
+            Log::start(&path, last).map(drop)
+        }
+        _ => Ok(()),
     }
 }
 
@@ -375,6 +425,51 @@ mod tests {
         assert_eq!(contents.applied(b"ours"), 2);
         assert_eq!(contents.applied(b"header"), 0);
         assert_eq!(contents.applied(b"someone else's"), 0);
+    }
+
+    /// A log whose last checkpoint names the file `fingerprint`, after documents.
+    fn cut_short(dir: &Path, last: &[u8]) -> PathBuf {
+        let path = path_of(&dir.join("m.model"));
+        let mut records = records();
+        records.push(Record::Checkpoint(2, last.to_vec()));
+        std::fs::write(&path, log(&records)).unwrap();
+        path
+    }
+
+    #[test]
+    fn a_checkpoint_cut_short_after_its_rename_is_finished() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = cut_short(dir.path(), b"in place");
+        finish_checkpoint(&dir.path().join("m.model"), b"in place").unwrap();
+        let contents = read(&std::fs::read(&path).unwrap(), &path).unwrap();
+        assert_eq!(
+            contents.records,
+            [Record::Checkpoint(2, b"in place".to_vec())]
+        );
+    }
+
+    #[test]
+    fn a_checkpoint_before_its_rename_or_a_live_servers_log_is_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let model = dir.path().join("m.model");
+        let path = cut_short(dir.path(), b"never renamed");
+        let before = std::fs::read(&path).unwrap();
+        finish_checkpoint(&model, b"in place").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), before);
+        let path = cut_short(dir.path(), b"in place");
+        let whole = std::fs::metadata(&path).unwrap().len();
+        let live = Log::resume(&path, whole).unwrap();
+        finish_checkpoint(&model, b"in place").unwrap();
+        assert_eq!(
+            read(&std::fs::read(&path).unwrap(), &path)
+                .unwrap()
+                .records
+                .len(),
+            4
+        );
+        let error = Log::resume(&path, 0).unwrap_err().to_string();
+        assert!(error.contains("is the model served twice?"), "{error}");
+        drop(live);
     }
 
     #[test]
