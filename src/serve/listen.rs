@@ -17,8 +17,10 @@ use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 
 /// Serves `app` on `listener` until `shutdown` completes, then waits until every open
-/// connection has answered the request it was serving. A connection whose request headers are
-/// not complete `header_timeout` after their first byte is closed.
+/// connection has answered the request it was serving. A connection whose next request's
+/// headers are not complete `header_timeout` after it began waiting for them is closed: hyper
+/// starts the timer when it waits for a request, so an idle keep-alive connection is closed
+/// after that time too.
 pub(super) async fn serve(
     listener: TcpListener,
     app: Router,
