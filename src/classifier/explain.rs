@@ -43,8 +43,9 @@ pub struct Explanation {
 impl TextClassifier {
     /// Explains the prediction of one text: the predicted class (the one
     /// [`predict`](TextClassifier::predict) gives) with the `k` terms that contributed most to
-    /// its score.
+    /// its score. A kernel SVM, whose score is not a sum over terms, is refused.
     pub fn explain(&self, text: &str, k: usize) -> Result<Explanation> {
+        self.model.classifier.check_explainable()?;
         Ok(self.explain_counted(&self.vectorize(text), text, k))
     }
 

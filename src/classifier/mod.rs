@@ -59,8 +59,8 @@ pub use update::Updated;
 
 use crate::analyze::{Analyzer, AnalyzerConfig};
 use crate::corpus::Entry;
-use crate::error::Result;
-use crate::model::{Kind, Model, Trainer};
+use crate::error::{Error, Result};
+use crate::model::{KernelSvmParams, Kind, Model, Trainer};
 use crate::pipeline::PipelineConfig;
 use crate::vectorize::{Hashing, VectorizerConfig};
 
@@ -196,6 +196,18 @@ impl Builder {
     pub fn trainer(mut self, trainer: Trainer) -> Self {
         self.trainer = trainer.with_weighting(self.vectorizer.weighting);
         self.fitted_to_kind()
+    }
+
+    /// Trains an exact kernel SVM with `params` (kernel, C, tolerance, cache) instead of the
+    /// linear SVM, calibrated if the SVM was to be: the rows are weighed as for the linear SVM.
+    /// Only the SVM has a kernel; another kind is refused, as are parameters out of range.
+    pub fn kernel(mut self, params: KernelSvmParams) -> Result<Self> {
+        params.validate()?;
+        self.trainer = self
+            .trainer
+            .with_kernel(params)
+            .ok_or_else(|| Error::Config("a kernel is for the SVM (--classifier svm)".into()))?;
+        Ok(self)
     }
 
     /// Hashes terms into 2^`bits` columns instead of learning a vocabulary (`--hash-bits`):

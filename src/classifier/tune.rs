@@ -222,6 +222,14 @@ impl Builder {
                     .into(),
             ));
         }
+        if self.trainer.kernel_svm().is_some() {
+            // Its grid is the linear SVM's C; a kernel's γ and C are not searched yet.
+            return Err(Error::Config(
+                "--tune cannot be used with --kernel: tuning does not choose a kernel, gamma or C \
+                 yet; tune without --kernel, or train the kernel SVM with --c and --gamma"
+                    .into(),
+            ));
+        }
         if options.folds < 2 || options.budget.is_nan() || options.budget <= 0.0 {
             return Err(Error::Config(
                 "--tune-folds must be at least 2 and --tune-budget above 0".into(),

@@ -6,9 +6,10 @@ use clap::Args;
 use super::choice::choice;
 use super::AnalysisArgs;
 use bowline::jobs::settings::{
-    AnalyzerConfig, ClassifierFlags, Loss, MultiLabelOptions, PriorChoice, Similarity, Smoothing,
-    VocabularyFlags,
+    AnalyzerConfig, ClassifierFlags, KernelFlags, Loss, MultiLabelOptions, PriorChoice, Similarity,
+    Smoothing, VocabularyFlags,
 };
+use bowline::model::kernel_svm::{Gamma, KernelKind};
 use bowline::{Builder, Kind, Result};
 
 /// The classifier and its parameters: flags shared by `train`, `cv` and `select`.
@@ -25,13 +26,13 @@ pub struct ClassifierArgs {
     /// Naive Bayes class priors.
     #[arg(long, value_parser = choice::<PriorChoice>(), default_value = "learned")]
     pub priors: PriorChoice,
-    /// SVM inverse regularization strength, > 0 [default: 3].
+    /// SVM inverse regularization strength, > 0 [default: 3; kernel SVM: 1].
     #[arg(long = "c", value_name = "C")]
     pub c: Option<f64>,
     /// SVM loss [default: squared-hinge].
     #[arg(long, value_parser = choice::<Loss>())]
     pub loss: Option<Loss>,
-    /// SVM stopping tolerance on the projected gradient [default: 0.1].
+    /// SVM stopping tolerance on the projected gradient [default: 0.1; kernel SVM: 0.001].
     #[arg(long)]
     pub tolerance: Option<f64>,
     /// SVM passes over the data at most [default: 1000].
@@ -51,6 +52,21 @@ pub struct ClassifierArgs {
     /// k-NN: how documents are compared [default: cosine].
     #[arg(long, value_parser = choice::<Similarity>())]
     pub similarity: Option<Similarity>,
+    /// SVM: train an exact kernel SVM (SMO, one-vs-rest) with this kernel [default: linear SVM].
+    #[arg(long, value_parser = choice::<KernelKind>())]
+    pub kernel: Option<KernelKind>,
+    /// Kernel SVM: γ of poly and rbf, > 0, or `scale`, 1 / (features · Var(X)) [default: scale].
+    #[arg(long)]
+    pub gamma: Option<Gamma>,
+    /// Kernel SVM: degree of the poly kernel, >= 1 [default: 3].
+    #[arg(long)]
+    pub degree: Option<u32>,
+    /// Kernel SVM: the constant of the poly kernel [default: 0].
+    #[arg(long)]
+    pub coef0: Option<f64>,
+    /// Kernel SVM: megabytes of kernel rows cached, >= 1 [default: 200].
+    #[arg(long, value_name = "MB")]
+    pub cache_mb: Option<usize>,
 }
 
 /// Flags of multi-label training.
@@ -101,6 +117,13 @@ impl ClassifierArgs {
             calibrate: self.calibrate,
             k: self.k,
             similarity: self.similarity,
+            kernel: KernelFlags {
+                kind: self.kernel,
+                gamma: self.gamma,
+                degree: self.degree,
+                coef0: self.coef0,
+                cache_mb: self.cache_mb,
+            },
         }
     }
 

@@ -74,7 +74,7 @@ impl Classify {
         match (placement, self.documents) {
             (Placement::Local, Documents::Paths(paths)) => {
                 let classifier = TextClassifier::load(&self.model)?;
-                let mut labeller = Labeller::new(&classifier, &self.choices);
+                let mut labeller = Labeller::new(&classifier, &self.choices)?;
                 let source = sources(&paths, &self.read)?;
                 let mut reading = Reading::new(self.pipeline).on_entry(|entry| note(entry));
                 classifier.classify(source, &mut reading, |item, probabilities| {
@@ -141,7 +141,7 @@ impl Streamed<'_> {
         sink: &mut dyn Sink,
     ) -> Result<()> {
         let classifier = self.classifier;
-        let mut labeller = Labeller::new(classifier, self.choices);
+        let mut labeller = Labeller::new(classifier, self.choices)?;
         let mut probabilities = vec![0.0; classifier.labels().len()];
         let stages = classifier.stages(self.max_doc_bytes, self.pipeline.is_fused());
         crate::pipeline::run_channel(self.pipeline, items, stages, |batch| {
@@ -172,7 +172,7 @@ fn in_cluster(
 ) -> Result<()> {
     let agreed = vec![("the output".to_string(), format!("{choices:?}"))];
     let results = crate::cluster::classify(cluster, scoring, agreed, note, move |classifier| {
-        let mut labeller = Labeller::new(classifier, &choices);
+        let mut labeller = Labeller::new(classifier, &choices)?;
         let format: crate::cluster::Format = Box::new(move |item, probabilities, out| {
             out.extend_from_slice(labeller.line(item, probabilities)?);
             Ok(())
@@ -196,17 +196,21 @@ pub(crate) struct Labeller<'m> {
 }
 
 impl<'m> Labeller<'m> {
-    /// A labeller of `classifier`'s results, shaped by `choices`.
-    pub(crate) fn new(classifier: &'m TextClassifier, choices: &Choices) -> Self {
+    /// A labeller of `classifier`'s results, shaped by `choices`; explanations of a classifier
+    /// that has none by term are refused before any document is read.
+    pub(crate) fn new(classifier: &'m TextClassifier, choices: &Choices) -> Result<Self> {
+        if choices.explain.is_some() {
+            classifier.model().classifier.check_explainable()?;
+        }
         let probabilistic = classifier.model().classifier.gives_probabilities();
         let (format, top) = (choices.format, choices.top);
-        Labeller {
+        Ok(Labeller {
             classifier,
             decide: choices.decide.clone(),
             explain: choices.explain,
             multi: classifier.model().classifier.multi_label(),
             writer: PredictionWriter::new(classifier.labels(), format, top, probabilistic),
-        }
+        })
     }
 
     /// The result line of one entry, whose class values are `values` when it is a document.

@@ -41,6 +41,12 @@
 //!   - `knn`: `k`, `similarity` (`cosine`, or `bm25` with `k1` and `b`), the `weighting` it
 //!     gives its training counts under cosine, and `documents`: each training document's
 //!     `class` and raw `indices` and `counts`.
+//!   - `kernel_svm`: `kernel` (`linear`, `poly`, `rbf`, `cosine`), `gamma`, `degree`,
+//!     `coef0`, `support_vectors` (each with the sparse `indices` and `values` of a training
+//!     row and its `coefficients[c]`, y·α in class `c`'s problem) and `intercepts[c]`; class
+//!     `c`'s decision value is `Σ_s coefficients[c] · K(s, x) + intercepts[c]`, with `K` the
+//!     kernel: `x·z`, `(gamma · x·z + coef0)^degree`, `exp(−gamma · ‖x − z‖²)` or
+//!     `x·z / (‖x‖ · ‖z‖)`. `calibration` as for `svm`.
 //!   - `selected` (a model from `bowline select`): `columns`, the vocabulary columns it keeps,
 //!     and `inner`, the classifier over them: its column `i` is vocabulary column `columns[i]`.
 //! - `training`: the corpora, documents per class, the bowline version, what `train --tune`
@@ -51,6 +57,48 @@ use serde::Serialize;
 
 use super::kinds::OuterColumns;
 use super::Model;
+
+/// The schema as `bowline export --help` shows it; this module's documentation says the same.
+pub const SCHEMA: &str = "\
+Write a model as one line of JSON, for other tools to read.
+
+Fields: schema_version; kind (mnb, cnb, bnb, svm, knn); labels (class c is labels[c]); analysis
+and vectorizer (the settings that turn text into a row); documents (N, the training documents);
+vocabulary (column j is vocabulary[j]); df[j]; idf[j]; classifier; training (corpora, documents
+per class, bowline version, what train --tune chose, date).
+
+A model trained with --hash-bits has hashing {bits, signed} instead of vocabulary: term t's
+column is |h| mod 2^bits, h being MurmurHash3 (x86, 32 bits, seed 0) of its UTF-8 bytes as a
+signed integer; when signed, each occurrence counts -1 if h < 0 (scikit-learn's
+HashingVectorizer). count_j is then the column's signed sum, and tf applies to its magnitude.
+
+A document's row: x_j = tf(count_j) * idf[j] for each vocabulary term it contains (tf count:
+count; binary: 1; sublinear: 1 + ln count; frequency: count over the document's number of
+terms, in the vocabulary or not), scaled to unit length when vectorizer.weighting.norm is l2.
+
+classifier.type, and how it scores class c (the highest wins):
+  svm          weights[c][j], intercepts[c]: sum_j weights[c][j] x_j + intercepts[c];
+               calibration, if not null, is each class's Platt sigmoid {a, b}:
+               1 / (1 + exp(a f + b)) of its decision value f, normalized over the classes.
+  naive_bayes  event_model, alpha, priors (learned, uniform or one per class),
+               class_documents[c], features (n), sums[c] = {indices, values}: s_cj, the sum of
+               term j's values over class c's rows (bernoulli: documents containing it).
+               Log prior: learned ln(class_documents[c] / sum of class_documents);
+               uniform -ln C (C classes); given ln(p_c / sum p).
+               multinomial: log prior + sum_j x_j ln((s_cj + alpha) / (sum_j s_cj + alpha n))
+               complement:  sum_j x_j w_cj / sum_j w_cj, where S_j = sum_c s_cj and
+                            w_cj = ln((S_j - s_cj + alpha) / (sum_j (S_j - s_cj) + alpha n))
+               bernoulli:   log prior + sum_j ln p_cj if x_j > 0, else ln(1 - p_cj),
+                            where p_cj = (s_cj + alpha) / (class_documents[c] + 2 alpha)
+  knn          k, similarity (cosine; or bm25 with k1, b), weighting, and documents: each
+               training document's class and raw indices and counts.
+  kernel_svm   kernel (linear, poly, rbf, cosine), gamma, degree, coef0, support_vectors: each
+               {indices, values, coefficients[c]}, and intercepts[c]: the decision value is
+               sum_s coefficients[c] K(s, x) + intercepts[c], K linear x.z, poly
+               (gamma x.z + coef0)^degree, rbf exp(-gamma |x - z|^2), cosine x.z / (|x| |z|);
+               calibration as for svm.
+  selected     columns (the vocabulary columns kept) and inner, a classifier whose column i
+               is vocabulary column columns[i].";
 
 /// A model, ready to be written as JSON (see the [module](self) documentation).
 #[derive(Debug, Clone, Copy)]

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::multilabel::BinaryNb;
-use super::{Knn, LinearSvm, NaiveBayes};
+use super::{KernelSvm, Knn, LinearSvm, NaiveBayes};
 use crate::packed::Table;
 
 /// What the values of a class's top terms are.
@@ -23,6 +23,9 @@ pub(crate) enum TermBasis {
     /// Multi-label naive Bayes: what one unit of the term adds to the label's log odds, a
     /// log-likelihood ratio of the documents with the label against those without.
     LabelLogOdds,
+    /// The kernel SVM: the term's weight in Σ y·α·x over the support vectors, the decision
+    /// value's weight for the linear kernel only.
+    SupportWeight,
 }
 
 impl TermBasis {
@@ -38,6 +41,10 @@ impl TermBasis {
             }
             TermBasis::LabelLogOdds => {
                 "log-likelihood ratio of the label's documents against the others, per unit"
+            }
+            TermBasis::SupportWeight => {
+                "weight in the class's coefficient-weighted sum of support vectors (the decision \
+                 value's weight for the linear kernel only)"
             }
         }
     }
@@ -110,6 +117,15 @@ pub(crate) fn svm_terms(svm: &LinearSvm, k: usize) -> ClassTerms {
         (j as u32, weights)
     });
     ranked(TermBasis::SvmWeight, classes, k, rows)
+}
+
+/// Each class's `k` terms of largest weight in its coefficient-weighted sum of support vectors.
+pub(crate) fn kernel_svm_terms(svm: &KernelSvm, k: usize) -> ClassTerms {
+    let classes = svm.classes();
+    let weights = svm.support_weights();
+    let rows =
+        (weights.chunks_exact(classes.max(1)).enumerate()).map(|(j, row)| (j as u32, row.to_vec()));
+    ranked(TermBasis::SupportWeight, classes, k, rows)
 }
 
 /// The top `k` of each of `classes` classes, from rows of (column, one value per class).

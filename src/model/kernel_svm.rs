@@ -18,9 +18,15 @@ mod smo;
 #[cfg(test)]
 mod tests;
 
-use rayon::prelude::*;
+use std::cell::RefCell;
 
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::explain::Attribution;
+use super::platt::Sigmoid;
 use crate::error::{Error, Result};
+use crate::packed::Table;
 use crate::vectorize::{matrix_row, pick_rows, Matrix};
 pub use fourier::FourierFeatures;
 use gram::Gram;
@@ -74,9 +80,14 @@ impl KernelSvmParams {
 }
 
 /// A one-vs-rest kernel SVM: its support vectors and, per class, their coefficients y_i·α_i.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "Stored", into = "Stored")]
 pub struct KernelSvm {
     kernel: KernelFunction,
+    /// The C it was trained with.
+    c: f64,
+    /// The solver's stopping tolerance.
+    tolerance: f64,
     /// The training rows with α_i > 0 in some class, in the training matrix's columns.
     support: Matrix,
     support_squares: Vec<f64>,
@@ -86,6 +97,97 @@ pub struct KernelSvm {
     objectives: Vec<f64>,
     steps: Vec<usize>,
     converged: Vec<bool>,
+    /// Per-class Platt sigmoids, when trained with calibration.
+    calibration: Option<Vec<Sigmoid>>,
+}
+
+/// What a model file holds of a kernel SVM: the support vectors as CSR arrays, so that they are
+/// sections of the file; their squared norms are computed again on loading.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename = "StoredKernelSvm")]
+struct Stored {
+    kernel: KernelFunction,
+    c: f64,
+    tolerance: f64,
+    /// The support vectors' columns: the vectorizer's features.
+    features: usize,
+    /// Support vector s is entries `starts[s]..starts[s + 1]` of `columns` and `values`.
+    starts: Table<u64>,
+    columns: Table<u32>,
+    values: Table<f64>,
+    coefficients: Table<f64>,
+    rho: Vec<f64>,
+    objectives: Vec<f64>,
+    steps: Vec<usize>,
+    converged: Vec<bool>,
+    calibration: Option<Vec<Sigmoid>>,
+}
+
+impl From<KernelSvm> for Stored {
+    fn from(svm: KernelSvm) -> Self {
+        let features = svm.support.cols();
+        let (indptr, columns, values) = svm.support.into_raw_storage();
+        Stored {
+            kernel: svm.kernel,
+            c: svm.c,
+            tolerance: svm.tolerance,
+            features,
+            starts: indptr
+                .into_iter()
+                .map(|i| i as u64)
+                .collect::<Vec<_>>()
+                .into(),
+            columns: columns.into(),
+            values: values.into(),
+            coefficients: svm.coefficients.into(),
+            rho: svm.rho,
+            objectives: svm.objectives,
+            steps: svm.steps,
+            converged: svm.converged,
+            calibration: svm.calibration,
+        }
+    }
+}
+
+impl TryFrom<Stored> for KernelSvm {
+    type Error = String;
+
+    /// Rebuilds the support vectors, which checks that their arrays agree, and checks the rest.
+    fn try_from(stored: Stored) -> std::result::Result<Self, String> {
+        let starts: Option<Vec<usize>> = (stored.starts.iter())
+            .map(|&i| usize::try_from(i).ok())
+            .collect();
+        let starts = starts.ok_or("kernel SVM: support vector offsets out of range")?;
+        let rows = starts.len().saturating_sub(1);
+        let support = Matrix::try_new(
+            (rows, stored.features),
+            starts,
+            stored.columns.to_vec(),
+            stored.values.to_vec(),
+        )
+        .map_err(|(.., e)| format!("kernel SVM: inconsistent support vectors: {e}"))?;
+        let svm = KernelSvm {
+            kernel: stored.kernel,
+            c: stored.c,
+            tolerance: stored.tolerance,
+            support_squares: squared_norms(&support),
+            support,
+            coefficients: stored.coefficients.to_vec(),
+            rho: stored.rho,
+            objectives: stored.objectives,
+            steps: stored.steps,
+            converged: stored.converged,
+            calibration: stored.calibration,
+        };
+        svm.check().map_err(|e| e.to_string())?;
+        Ok(svm)
+    }
+}
+
+thread_local! {
+    /// The scratch row of one scoring thread, kept between documents so that scoring one
+    /// document allocates nothing after the first.
+    static SCATTER: RefCell<Scatter> = RefCell::default();
 }
 
 impl KernelSvm {
@@ -125,7 +227,75 @@ impl KernelSvm {
                 smo::solve(gram, &y, settings)
             })
             .collect();
-        KernelSvm::from_solutions(x, labels, classes, kernel, &solutions)
+        let mut svm = KernelSvm::from_solutions(x, labels, classes, kernel, &solutions)?;
+        (svm.c, svm.tolerance) = (params.c, params.tolerance);
+        Ok(svm)
+    }
+
+    /// Trains like [`KernelSvm::train`] and adds Platt scaling as
+    /// [`LinearSvm`](super::LinearSvm) does: a kernel SVM trained on four fifths of the rows
+    /// scores the held-out fifth (every fifth row), a sigmoid per class is fitted to those
+    /// decision values, and the returned SVM, trained on all rows, carries them. γ = `scale` is
+    /// fixed from all rows first, so that both trainings use the same kernel.
+    pub(crate) fn train_calibrated(
+        x: &Matrix,
+        labels: &[u32],
+        classes: usize,
+        params: &KernelSvmParams,
+    ) -> Result<Self> {
+        params.validate()?;
+        let fixed = KernelSvmParams {
+            kernel: Kernel {
+                gamma: Gamma::Value(params.kernel.resolve(x).gamma),
+                ..params.kernel
+            },
+            ..*params
+        };
+        let (held, kept): (Vec<usize>, Vec<usize>) = (0..labels.len()).partition(|i| i % 5 == 0);
+        let pick = |rows: &[usize]| -> Result<(Matrix, Vec<u32>)> {
+            Ok((
+                pick_rows(x, rows)?,
+                rows.iter().map(|&i| labels[i]).collect(),
+            ))
+        };
+        let ((fit_x, fit_y), (held_x, held_y)) = (pick(&kept)?, pick(&held)?);
+        let decisions = KernelSvm::train(&fit_x, &fit_y, classes, &fixed)?.decision_values(&held_x);
+        let sigmoids = (0..classes)
+            .map(|c| {
+                let class: Vec<f64> = decisions.iter().skip(c).step_by(classes).copied().collect();
+                let positive: Vec<bool> = held_y.iter().map(|&l| l as usize == c).collect();
+                Sigmoid::fit(&class, &positive)
+            })
+            .collect();
+        let mut svm = KernelSvm::train(x, labels, classes, &fixed)?;
+        svm.calibration = Some(sigmoids);
+        Ok(svm)
+    }
+
+    /// Checks what a damaged or foreign model file could get wrong and scoring relies on: the
+    /// kernel's parameters, a coefficient per support vector and class, and one value of each
+    /// per-class part per class.
+    pub fn check(&self) -> Result<()> {
+        self.kernel.check()?;
+        let positive = |v: f64| v > 0.0 && v.is_finite();
+        let classes = self.rho.len();
+        let per_class = [
+            self.objectives.len(),
+            self.steps.len(),
+            self.converged.len(),
+            self.calibration.as_ref().map_or(classes, Vec::len),
+        ];
+        if !positive(self.c)
+            || !positive(self.tolerance)
+            || classes == 0
+            || per_class.iter().any(|&n| n != classes)
+            || Some(self.coefficients.len()) != self.support.rows().checked_mul(classes)
+        {
+            return Err(Error::Config(
+                "kernel SVM: its parts do not match its support vectors and classes".into(),
+            ));
+        }
+        Ok(())
     }
 
     /// Gathers the support vectors of every class's solution; with two classes, class 1's
@@ -164,6 +334,9 @@ impl KernelSvm {
             objectives,
             steps,
             converged,
+            calibration: None,
+            c: 1.0,
+            tolerance: 1e-3,
         })
     }
 
@@ -197,6 +370,94 @@ impl KernelSvm {
         &self.converged
     }
 
+    /// The C it was trained with.
+    pub fn c(&self) -> f64 {
+        self.c
+    }
+
+    /// Number of features (vectorizer columns) its support vectors have.
+    pub(crate) fn features(&self) -> usize {
+        self.support.cols()
+    }
+
+    /// Whether Platt sigmoids calibrate its decision values into probabilities.
+    pub(crate) fn is_calibrated(&self) -> bool {
+        self.calibration.is_some()
+    }
+
+    /// The support vectors, in the vectorizer's columns.
+    pub(crate) fn support(&self) -> &Matrix {
+        &self.support
+    }
+
+    /// Support vector `s`'s coefficient y·α in every class.
+    pub(crate) fn coefficients_of(&self, s: usize) -> &[f64] {
+        let k = self.classes();
+        &self.coefficients[s * k..(s + 1) * k]
+    }
+
+    /// The intercepts: −ρ per class, as the linear SVM's biases.
+    pub(crate) fn intercepts(&self) -> Vec<f64> {
+        self.rho.iter().map(|r| -r).collect()
+    }
+
+    /// The Platt sigmoids, when calibrated.
+    pub(crate) fn sigmoids(&self) -> Option<&[Sigmoid]> {
+        self.calibration.as_deref()
+    }
+
+    /// Turns decision values into class probabilities in place when calibrated, as
+    /// [`LinearSvm::calibrate_scores`](super::LinearSvm) does; returns false, leaving `scores`
+    /// as they are, otherwise.
+    pub(crate) fn calibrate_scores(&self, scores: &mut [f64]) -> bool {
+        let Some(sigmoids) = &self.calibration else {
+            return false;
+        };
+        (scores.iter_mut().zip(sigmoids)).for_each(|(s, sigmoid)| *s = sigmoid.probability(*s));
+        let total: f64 = scores.iter().sum();
+        if total > 0.0 {
+            scores.iter_mut().for_each(|s| *s /= total);
+        }
+        true
+    }
+
+    /// Each class's Σ_s y_s·α_s·x_s, feature-major (`features × classes`): the weights of the
+    /// decision value for the linear kernel. For the other kernels the decision is not linear in
+    /// the terms, and these are only the support vectors' terms weighted by their coefficients.
+    pub(crate) fn support_weights(&self) -> Vec<f64> {
+        let k = self.classes();
+        let mut weights = vec![0.0; self.features() * k];
+        for s in 0..self.support.rows() {
+            let (indices, values) = matrix_row(&self.support, s);
+            for (&j, &v) in indices.iter().zip(values) {
+                let slots = &mut weights[j as usize * k..(j as usize + 1) * k];
+                (slots.iter_mut().zip(self.coefficients_of(s))).for_each(|(w, a)| *w += a * v);
+            }
+        }
+        weights
+    }
+
+    /// Fills `out` (one slot per class) with the decision values of one row. Columns beyond the
+    /// support vectors' (terms it never saw) are ignored.
+    pub fn scores(&self, indices: &[u32], values: &[f64], out: &mut [f64]) {
+        SCATTER.with_borrow_mut(|scatter| {
+            scatter.grow(self.support.cols());
+            self.score(scatter, indices, values, out);
+        });
+    }
+
+    /// Class `class`'s decision value of one row, with no term's part: a kernel's value is not
+    /// a sum over terms (but for the linear kernel), so the whole score is the bias.
+    pub(crate) fn attribute(&self, indices: &[u32], values: &[f64], class: usize) -> Attribution {
+        let mut scores = vec![0.0; self.classes()];
+        self.scores(indices, values, &mut scores);
+        Attribution {
+            score: scores[class],
+            bias: scores[class],
+            terms: Vec::new(),
+        }
+    }
+
     /// The decision values of every row of `x`, row-major (`rows × classes`): per class,
     /// Σ_s y_s·α_s·K(x_s, x) − ρ. Rows are scored in parallel.
     pub fn decision_values(&self, x: &Matrix) -> Vec<f64> {
@@ -215,7 +476,9 @@ impl KernelSvm {
     /// One row's decision values into `scores`.
     fn score(&self, scatter: &mut Scatter, indices: &[u32], values: &[f64], scores: &mut [f64]) {
         let k = scores.len();
-        let square: f64 = values.iter().map(|v| v * v).sum();
+        let features = self.support.cols() as u32;
+        let known = indices.iter().zip(values).filter(|(&j, _)| j < features);
+        let square: f64 = known.map(|(_, v)| v * v).sum();
         scatter.load(indices, values);
         scores.iter_mut().zip(&self.rho).for_each(|(s, r)| *s = -r);
         for (s, coefficients) in self.coefficients.chunks_exact(k).enumerate() {

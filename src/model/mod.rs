@@ -26,7 +26,7 @@ pub mod wal;
 
 pub use decision::{CostMatrix, Decision};
 pub use explain::Attribution;
-pub use format::{Model, ModelLock, FORMAT_VERSION, HASHED_FORMAT_VERSION};
+pub use format::{Model, ModelLock, FORMAT_VERSION, HASHED_FORMAT_VERSION, KERNEL_FORMAT_VERSION};
 pub(crate) use info::utc_now;
 pub use info::{TrainingInfo, Tuned};
 pub(crate) use inspect::TermBasis;

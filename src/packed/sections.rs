@@ -103,6 +103,9 @@ pub(crate) struct Writer<'w> {
     out: Option<&'w mut dyn Write>,
     /// The first error writing met.
     error: Option<std::io::Error>,
+    /// Whether the format written holds every field, even those that a file of an older
+    /// format holds only sometimes (see [`Writer::writes_every_field`]).
+    every_field: bool,
 }
 
 /// Why [`encode`] failed.
@@ -123,10 +126,12 @@ pub(crate) struct Encoded {
 
 /// Encodes `value` as a model file's postcard part, its tables laid out as sections and written
 /// to `out` as they are met (only measured without `out`, to learn their length and CRC-32
-/// for the header). Fails with the writing's error, or else with the encoding's.
+/// for the header). `every_field` says that the format written holds every field (see
+/// [`Writer::writes_every_field`]). Fails with the writing's error, or else with the encoding's.
 pub(crate) fn encode<T: Serialize + ?Sized>(
     value: &T,
     out: Option<&mut dyn Write>,
+    every_field: bool,
 ) -> Result<Encoded, Failure> {
     let writer = Writer {
         postcard: Vec::new(),
@@ -134,6 +139,7 @@ pub(crate) fn encode<T: Serialize + ?Sized>(
         crc: crc32fast::Hasher::new(),
         out,
         error: None,
+        every_field,
     };
     let mut serializer = postcard::Serializer { output: writer };
     let encoded = value.serialize(&mut serializer);
@@ -150,6 +156,13 @@ pub(crate) fn encode<T: Serialize + ?Sized>(
 }
 
 impl Writer<'_> {
+    /// Whether the format written holds every field its reader knows: a file of the newest
+    /// format does, since its reader reads them all, while a file of an older one leaves out a
+    /// field that only some files of that format hold (the hashed columns of format 10).
+    pub(crate) fn writes_every_field(&self) -> bool {
+        self.every_field
+    }
+
     /// Adds a section, writes it when writing, and returns its offset. A section is written
     /// while its table is being encoded, so that no pointer to a table outlives its encoding (a
     /// value may encode a temporary copy of itself).

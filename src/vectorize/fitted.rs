@@ -162,7 +162,8 @@ impl TryFrom<StoredVectorizer> for FittedVectorizer {
 
 impl Serialize for FittedVectorizer {
     fn serialize<S: serde::Serializer>(&self, mut serializer: S) -> Result<S::Ok, S::Error> {
-        let in_file = sections::writing(&mut serializer).is_some();
+        let every_field = sections::writing(&mut serializer).map(|w| w.writes_every_field());
+        let in_file = every_field.is_some();
         let (hashing, ngram_weight) = (self.config.hashing, self.config.ngram_weight);
         // Elsewhere than in a model file, a hashed vectorizer is written as it was before the
         // list of columns: a document frequency for every column.
@@ -194,7 +195,7 @@ impl Serialize for FittedVectorizer {
             },
             columns: Kept {
                 value: &self.columns,
-                kept: in_file && hashing.is_some(),
+                kept: in_file && (hashing.is_some() || every_field == Some(true)),
             },
         }
         .serialize(serializer)

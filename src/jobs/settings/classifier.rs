@@ -5,8 +5,10 @@ use crate::analyze::AnalyzerConfig;
 use crate::choice::Choice;
 use crate::classifier::Builder;
 use crate::error::{Error, Result};
+use crate::model::kernel_svm::{Gamma, Kernel, KernelKind};
 use crate::model::{
-    Kind, KnnParams, Loss, Params, Priors, Similarity, Smoothing, SvmParams, Trainer,
+    KernelSvmParams, Kind, KnnParams, Loss, Params, Priors, Similarity, Smoothing, SvmParams,
+    Trainer,
 };
 use crate::vectorize::{VectorizerConfig, Weighting};
 
@@ -70,6 +72,69 @@ pub struct ClassifierFlags {
     pub k: Option<usize>,
     /// k-NN: how documents are compared.
     pub similarity: Option<Similarity>,
+    /// The SVM: an exact kernel SVM's settings instead of the linear SVM.
+    pub kernel: KernelFlags,
+}
+
+/// The kernel SVM's settings as given: no kernel trains the linear SVM, and the other settings
+/// need a kernel.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct KernelFlags {
+    /// The kernel.
+    pub kind: Option<KernelKind>,
+    /// γ of the poly and rbf kernels.
+    pub gamma: Option<Gamma>,
+    /// Degree of the poly kernel.
+    pub degree: Option<u32>,
+    /// The constant of the poly kernel.
+    pub coef0: Option<f64>,
+    /// Megabytes of kernel rows cached.
+    pub cache_mb: Option<usize>,
+}
+
+impl KernelFlags {
+    /// The kernel SVM's parameters with C `c` and the solver's tolerance `tolerance` (the kernel
+    /// SVM's defaults, scikit-learn's `SVC`'s, when unset), or `None` without a kernel; each flag
+    /// out of range is refused by name.
+    fn params(&self, c: Option<f64>, tolerance: Option<f64>) -> Result<Option<KernelSvmParams>> {
+        let Some(kind) = self.kind else {
+            let given = self.gamma.is_some()
+                || self.degree.is_some()
+                || self.coef0.is_some()
+                || self.cache_mb.is_some();
+            return match given {
+                true => Err(Error::Config(
+                    "--gamma, --degree, --coef0 and --cache-mb are kernel SVM flags: give --kernel"
+                        .into(),
+                )),
+                false => Ok(None),
+            };
+        };
+        let defaults = KernelSvmParams::default();
+        let base = Kernel::new(kind);
+        let cache_bytes = match self.cache_mb {
+            None => Some(defaults.cache_bytes),
+            Some(0) => None,
+            Some(mb) => mb.checked_mul(1 << 20),
+        };
+        let cache_bytes = cache_bytes.ok_or_else(|| {
+            Error::Config("--cache-mb must be at least 1 and fit in memory's addresses".into())
+        })?;
+        let params = KernelSvmParams {
+            kernel: Kernel {
+                kind,
+                gamma: self.gamma.unwrap_or(base.gamma),
+                degree: self.degree.unwrap_or(base.degree),
+                coef0: self.coef0.unwrap_or(base.coef0),
+            },
+            c: c.unwrap_or(defaults.c),
+            tolerance: tolerance.unwrap_or(defaults.tolerance),
+            cache_bytes,
+            shrinking: defaults.shrinking,
+        };
+        params.validate()?;
+        Ok(Some(params))
+    }
 }
 
 impl ClassifierFlags {
@@ -94,6 +159,7 @@ impl ClassifierFlags {
                 k: self.k.unwrap_or(knn.k),
                 similarity: self.similarity.unwrap_or(knn.similarity),
             },
+            kernel: (self.kernel).params(self.c, self.tolerance)?,
         };
         kind.trainer(&params, weighting)
     }
@@ -127,6 +193,20 @@ impl ClassifierFlags {
             || self.reservoir.is_some()
             || self.calibrate;
         let knn_flags = self.k.is_some() || self.similarity.is_some();
+        if self.kernel != KernelFlags::default() && kind != Kind::Svm {
+            return Err(Error::Config(
+                "--kernel, --gamma, --degree, --coef0 and --cache-mb are SVM flags".into(),
+            ));
+        }
+        let linear_only =
+            self.loss.is_some() || self.max_iterations.is_some() || self.reservoir.is_some();
+        if self.kernel.kind.is_some() && linear_only {
+            return Err(Error::Config(
+                "--loss, --max-iterations and --reservoir are the linear SVM's; the kernel SVM \
+                 (--kernel) takes --c, --tolerance, --calibrate and the kernel's flags"
+                    .into(),
+            ));
+        }
         if svm_flags && kind != Kind::Svm {
             return Err(Error::Config(SVM_ONLY.into()));
         }

@@ -17,7 +17,7 @@ mod input;
 mod weighting;
 
 pub use analysis::{parse_language, parse_range, AnalysisFlags};
-pub use classifier::{ClassifierFlags, PriorChoice, SVM_ONLY};
+pub use classifier::{ClassifierFlags, KernelFlags, PriorChoice, SVM_ONLY};
 #[cfg(feature = "cluster")]
 pub use cluster::ClusterFlags;
 pub use decision::DecisionFlags;

@@ -37,6 +37,7 @@
 //! | 8 | the weight of word n-grams (`--ngram-weight`), after it |
 //! | 9 | in the tuning record, whether tuning kept its starting configuration over a better trial |
 //! | 10 | for hashed terms, the hashed columns that occur, at the end of the vectorizer; arrays hold those columns alone instead of all 2^bits. Only a hashed model is written in format 10; any other is written in format 9, as before |
+//! | 11 | the kernel SVM, the classifier's last variant: its kernel, support vectors (as sections), coefficients, intercepts and sigmoids. Only a model with a kernel SVM is written in format 11, hashed or not; any other is written in format 9 or 10, as before |
 //!
 //! `versions.rs` holds the same history as the decoder reads it: the fields that each format
 //! added, which a file of an earlier format lacks and which read as their defaults (not hashed,
@@ -49,7 +50,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-pub use self::versions::{FORMAT_VERSION, HASHED_FORMAT_VERSION};
+pub use self::versions::{FORMAT_VERSION, HASHED_FORMAT_VERSION, KERNEL_FORMAT_VERSION};
 use super::{Classifier, TrainingInfo};
 use crate::error::{Error, Result};
 use crate::packed::sections::{self, Backing, Reader, Sections};
@@ -108,13 +109,15 @@ impl Model {
     fn header(&self, path: &Path) -> Result<(Vec<u8>, usize)> {
         // Parts derived from others are stored, so that loading need not compute them.
         self.classifier.derive_stored_parts();
-        let measured = sections::encode(self, None).map_err(|e| failed(path, e))?;
+        let measured =
+            sections::encode(self, None, self.every_field()).map_err(|e| failed(path, e))?;
         let postcard = measured.postcard.len() as u64;
         let mut header = Vec::with_capacity(HEADER_6);
         header.extend_from_slice(MAGIC);
-        let version = match self.vectorizer.hashing() {
-            Some(_) => HASHED_FORMAT_VERSION,
-            None => FORMAT_VERSION,
+        let version = match (self.every_field(), self.vectorizer.hashing()) {
+            (true, _) => KERNEL_FORMAT_VERSION,
+            (false, Some(_)) => HASHED_FORMAT_VERSION,
+            (false, None) => FORMAT_VERSION,
         };
         header.extend_from_slice(&version.to_le_bytes());
         header.extend_from_slice(&postcard.to_le_bytes());
@@ -126,9 +129,17 @@ impl Model {
         Ok((header, usize::try_from(length).unwrap_or(0)))
     }
 
+    /// Whether the model is written in the newest format, which holds every field its reader
+    /// reads (the hashed columns even when empty): a model with a kernel SVM. Any other is
+    /// written in format 9 or 10, as before that format.
+    fn every_field(&self) -> bool {
+        self.classifier.kernel_svm().is_some()
+    }
+
     /// Writes the sections, then the postcard part, after the header.
     fn write_body(&self, out: &mut impl std::io::Write, path: &Path) -> Result<()> {
-        let encoded = sections::encode(self, Some(&mut *out)).map_err(|e| failed(path, e))?;
+        let encoded = sections::encode(self, Some(&mut *out), self.every_field())
+            .map_err(|e| failed(path, e))?;
         out.write_all(&encoded.postcard)
             .map_err(|e| Error::io(path, e))
     }
@@ -343,10 +354,10 @@ fn check_header(bytes: &[u8], path: &Path) -> Result<u32> {
         ));
     }
     let version = version_of(bytes);
-    if !(versions::OLDEST..=HASHED_FORMAT_VERSION).contains(&version) {
+    if !(versions::OLDEST..=KERNEL_FORMAT_VERSION).contains(&version) {
         return Err(problem(format!(
             "model format version {version}; this bowline reads versions {} to \
-             {HASHED_FORMAT_VERSION}",
+             {KERNEL_FORMAT_VERSION}",
             versions::OLDEST
         )));
     }

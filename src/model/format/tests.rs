@@ -55,8 +55,8 @@ fn every_kind_of_bad_file_has_its_own_message() {
     flipped[last] ^= 0xFF;
     assert!(error_of(&flipped).contains("checksum mismatch"));
     let mut future = bytes.clone();
-    future[8..12].copy_from_slice(&(HASHED_FORMAT_VERSION + 1).to_le_bytes());
-    let newer = format!("format version {}", HASHED_FORMAT_VERSION + 1);
+    future[8..12].copy_from_slice(&(KERNEL_FORMAT_VERSION + 1).to_le_bytes());
+    let newer = format!("format version {}", KERNEL_FORMAT_VERSION + 1);
     assert!(error_of(&future).contains(&newer));
     assert!(Model::load(Path::new("/no/such/model"))
         .unwrap_err()
@@ -186,4 +186,74 @@ fn a_damaged_file_of_format_6_is_refused_naming_the_part() {
     let mut unaligned = bytes.clone();
     unaligned[HEADER_6 - 1] = 1;
     assert!(error_of(&unaligned).contains("alignment bytes"));
+}
+
+/// A model of [`model`]'s vectorizer with a kernel SVM trained on its rows, calibrated or not.
+fn kernel_model(calibrated: bool) -> Model {
+    use crate::model::kernel_svm::{Kernel, KernelKind};
+    use crate::model::{KernelSvm, KernelSvmParams};
+    let mut fitter = Fitter::new(VectorizerConfig::default()).unwrap();
+    let docs = ["a b", "b c", "a a d", "c d d", "a b d", "c c b"];
+    docs.iter()
+        .for_each(|doc| fitter.add(&doc.split(' ').collect::<Terms>()));
+    let (vectorizer, x) = fitter.finish(AnalyzerConfig::default()).unwrap();
+    let params = KernelSvmParams {
+        kernel: Kernel {
+            degree: 2,
+            coef0: 1.0,
+            ..Kernel::new(KernelKind::Poly)
+        },
+        c: 10.0,
+        ..KernelSvmParams::default()
+    };
+    let labels = [0, 1, 0, 1, 0, 1];
+    let train = match calibrated {
+        true => KernelSvm::train_calibrated,
+        false => KernelSvm::train,
+    };
+    Model {
+        vectorizer,
+        labels: vec!["x".into(), "y".into()],
+        classifier: Classifier::KernelSvm(Box::new(train(&x, &labels, 2, &params).unwrap())),
+        ..model()
+    }
+}
+
+#[test]
+fn a_kernel_svm_round_trips_in_its_own_format_and_scores_the_same() {
+    for calibrated in [false, true] {
+        let original = kernel_model(calibrated);
+        let svm = original.classifier.kernel_svm().unwrap();
+        assert!(svm.support_vectors() > 0);
+        assert_eq!(svm.is_calibrated(), calibrated);
+        let bytes = original.to_bytes().unwrap();
+        assert_eq!(bytes[8..12], KERNEL_FORMAT_VERSION.to_le_bytes());
+        assert_eq!(KERNEL_FORMAT_VERSION, 11);
+        let read = Model::from_bytes(&bytes, Path::new("m.bin")).unwrap();
+        assert_eq!(read, original);
+        assert_eq!(
+            read.to_bytes().unwrap(),
+            bytes,
+            "read back, it writes the same"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("m.model");
+        original.save(&path).unwrap();
+        let mapped = Model::load(&path).unwrap();
+        for row in [
+            (vec![0u32, 2], vec![0.6, 0.8]),
+            (vec![1, 3], vec![1.0, 0.0]),
+        ] {
+            let (mut before, mut after) = ([0.0; 2], [0.0; 2]);
+            original.classifier.scores(&row.0, &row.1, &mut before);
+            mapped.classifier.scores(&row.0, &row.1, &mut after);
+            assert_eq!(before, after);
+            assert_eq!(before[0], -before[1], "two classes are one problem");
+        }
+    }
+    // A model of another kind is written in its format, as before.
+    assert_eq!(
+        model().to_bytes().unwrap()[8..12],
+        FORMAT_VERSION.to_le_bytes()
+    );
 }

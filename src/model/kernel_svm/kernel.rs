@@ -1,10 +1,13 @@
 //! The kernels over sparse rows, and the dense scratch row that their dot products use.
 
+use serde::{Deserialize, Serialize};
+
+use crate::choice::Choice;
 use crate::error::{Error, Result};
 use crate::vectorize::{matrix_row, Matrix};
 
 /// Which kernel function compares two documents.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum KernelKind {
     /// x·z.
     Linear,
@@ -16,6 +19,15 @@ pub enum KernelKind {
     Cosine,
 }
 
+impl Choice for KernelKind {
+    const CHOICES: &'static [(&'static str, &'static str, Self)] = &[
+        ("linear", "x·z", KernelKind::Linear),
+        ("poly", "(γ·x·z + coef0)^degree", KernelKind::Poly),
+        ("rbf", "exp(−γ·‖x − z‖²)", KernelKind::Rbf),
+        ("cosine", "x·z / (‖x‖·‖z‖)", KernelKind::Cosine),
+    ];
+}
+
 /// The width γ of the polynomial and RBF kernels.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Gamma {
@@ -24,6 +36,21 @@ pub enum Gamma {
     Scale,
     /// A fixed γ > 0.
     Value(f64),
+}
+
+impl std::str::FromStr for Gamma {
+    type Err = String;
+
+    /// `scale` or a finite number > 0; the error says which was expected, for a flag's message.
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        match s {
+            "scale" => Ok(Gamma::Scale),
+            _ => match s.parse::<f64>() {
+                Ok(g) if g.is_finite() && g > 0.0 => Ok(Gamma::Value(g)),
+                _ => Err(format!("'{s}' is neither a finite number > 0 nor scale")),
+            },
+        }
+    }
 }
 
 /// A kernel and its parameters, before γ is fixed by the training data.
@@ -57,14 +84,16 @@ impl Kernel {
             Gamma::Value(g) => g.is_finite() && g > 0.0,
         };
         let degree_ok = (1..=i32::MAX as u32).contains(&self.degree);
-        if !gamma_ok || !degree_ok || !self.coef0.is_finite() {
-            return Err(Error::Config(
-                "--gamma must be `scale` or a finite number > 0, --degree at least 1 and --coef0 \
-                 finite"
-                    .into(),
-            ));
-        }
-        Ok(())
+        let problem = if !gamma_ok {
+            "--gamma must be `scale` or a finite number > 0"
+        } else if !degree_ok {
+            "--degree must be at least 1 and at most 2147483647"
+        } else if !self.coef0.is_finite() {
+            "--coef0 must be a finite number"
+        } else {
+            return Ok(());
+        };
+        Err(Error::Config(problem.into()))
     }
 
     /// The kernel with γ fixed: [`Gamma::Scale`] is computed from the training matrix `x`.
@@ -99,7 +128,7 @@ fn scale_gamma(x: &Matrix) -> f64 {
 }
 
 /// A kernel with every parameter fixed, ready to evaluate.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct KernelFunction {
     /// The kernel function.
     pub kind: KernelKind,
@@ -124,6 +153,19 @@ impl KernelFunction {
             KernelKind::Cosine => 0.0,
         }
     }
+
+    /// Checks the parameters a damaged model file could make unusable.
+    pub(crate) fn check(&self) -> Result<()> {
+        let gamma = Gamma::Value(self.gamma);
+        let degree = u32::try_from(self.degree).unwrap_or(0);
+        Kernel {
+            kind: self.kind,
+            gamma,
+            degree,
+            coef0: self.coef0,
+        }
+        .validate()
+    }
 }
 
 /// The squared norm of each row of `x`.
@@ -135,6 +177,7 @@ pub(crate) fn squared_norms(x: &Matrix) -> Vec<f64> {
 
 /// One row spread over a dense array, so that its dot product with a sparse row costs that row's
 /// non-zeros rather than a merge of both rows' columns.
+#[derive(Default)]
 pub(crate) struct Scatter {
     dense: Vec<f64>,
 }
@@ -144,6 +187,13 @@ impl Scatter {
     pub(crate) fn new(columns: usize) -> Self {
         Scatter {
             dense: vec![0.0; columns],
+        }
+    }
+
+    /// Makes room for at least `columns` columns, all zero.
+    pub(crate) fn grow(&mut self, columns: usize) {
+        if self.dense.len() < columns {
+            self.dense.resize(columns, 0.0);
         }
     }
 

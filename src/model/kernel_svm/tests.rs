@@ -179,3 +179,15 @@ fn three_classes_are_solved_one_against_the_rest() {
     let right = (predicted.iter().zip(&labels)).filter(|(p, l)| p == l);
     assert!(right.count() >= 80);
 }
+
+#[test]
+fn a_kernel_svm_whose_parts_disagree_is_refused() {
+    let (x, labels) = separable(20);
+    let mut svm = KernelSvm::train(&x, &labels, 2, &KernelSvmParams::default()).unwrap();
+    svm.check().unwrap();
+    svm.rho.push(0.0);
+    assert!(svm.check().is_err());
+    svm.rho.pop();
+    svm.kernel.gamma = f64::NAN;
+    assert!(svm.check().is_err());
+}

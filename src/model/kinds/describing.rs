@@ -3,7 +3,9 @@
 use serde_json::{json, Value};
 
 use super::{Classifier, NbKind, PerLabel};
-use crate::model::{Loss, Priors, Similarity};
+use crate::choice::Choice;
+use crate::model::kernel_svm::KernelKind;
+use crate::model::{KernelSvm, Loss, Priors, Similarity};
 
 /// A classifier described: what `inspect` says of its kind and parameters.
 #[derive(Debug)]
@@ -44,6 +46,21 @@ impl Classifier {
                     "calibrated": svm.is_calibrated(),
                     "classes_converged": converged,
                     "reservoir_rows": svm.reservoir().rows().len(),
+                })
+            }
+            Classifier::KernelSvm(svm) => {
+                let kernel = svm.kernel();
+                let converged = svm.converged().iter().filter(|&&c| c).count();
+                json!({
+                    "c": svm.c(),
+                    "kernel": kernel.kind.name(),
+                    "gamma": kernel.gamma,
+                    "degree": kernel.degree,
+                    "coef0": kernel.coef0,
+                    "calibrated": svm.is_calibrated(),
+                    "classes_converged": converged,
+                    "support_vectors": svm.support_vectors(),
+                    "dual_objectives": svm.dual_objectives(),
                 })
             }
             Classifier::Knn(knn) => {
@@ -118,6 +135,7 @@ impl Classifier {
                     svm.reservoir().rows().len()
                 )
             }
+            Classifier::KernelSvm(svm) => kernel_words(svm),
             Classifier::Knn(knn) => {
                 let p = knn.params();
                 let similarity = match p.similarity {
@@ -140,6 +158,32 @@ impl Classifier {
             }
         }
     }
+}
+
+/// A kernel SVM in words: its kernel with the parameters it uses, C, calibration and support.
+fn kernel_words(svm: &KernelSvm) -> String {
+    let k = svm.kernel();
+    let kernel = match k.kind {
+        KernelKind::Poly => format!(
+            "poly kernel (gamma {}, degree {}, coef0 {})",
+            k.gamma, k.degree, k.coef0
+        ),
+        KernelKind::Rbf => format!("rbf kernel (gamma {})", k.gamma),
+        other => format!("{} kernel", other.name()),
+    };
+    let converged = svm.converged().iter().filter(|&&c| c).count();
+    let calibrated = if svm.is_calibrated() {
+        "calibrated (Platt)"
+    } else {
+        "uncalibrated"
+    };
+    format!(
+        "kernel SVM (SMO), one-vs-rest, {kernel}, C {}, {calibrated}; {converged} of {} classes \
+         converged; {} support vectors",
+        svm.c(),
+        svm.converged().len(),
+        svm.support_vectors()
+    )
 }
 
 /// The loss as `train --loss` takes it. The loss's serde names are its variants' own, which are

@@ -14,6 +14,7 @@ impl Classifier {
             Classifier::NaiveBayes(nb) => nb.attribute(indices, values, class),
             Classifier::Svm(svm) => svm.attribute(indices, values, class),
             Classifier::Knn(knn) => knn.attribute(indices, values, class),
+            Classifier::KernelSvm(svm) => svm.attribute(indices, values, class),
             Classifier::MultiLabel(multi) => multi.scorer.attribute(indices, values, class),
             Classifier::Selected(selected) => {
                 // Selected columns are numbered in vocabulary order, so `kept` is sorted by both.
@@ -35,6 +36,22 @@ impl Classifier {
                 }
                 inner
             }
+        }
+    }
+}
+
+impl Classifier {
+    /// Refuses a classifier whose scores are not a sum over terms, so that an explanation would
+    /// have no terms: a kernel SVM's decision value is a sum over its support vectors.
+    pub fn check_explainable(&self) -> crate::error::Result<()> {
+        match self.kernel_svm() {
+            Some(_) => Err(crate::error::Error::Config(
+                "a kernel SVM cannot be explained by term: its decision value is a sum of kernel \
+                 values over support vectors, not of terms' weights; train the linear SVM \
+                 (without --kernel) to explain"
+                    .into(),
+            )),
+            None => Ok(()),
         }
     }
 }

@@ -5,7 +5,9 @@ use serde::ser::{SerializeStruct, Serializer};
 use serde::Serialize;
 
 use super::{Classifier, PerLabel};
-use crate::model::{Knn, LinearSvm, NaiveBayes, Priors, Similarity};
+use crate::choice::Choice;
+use crate::model::{KernelSvm, Knn, LinearSvm, NaiveBayes, Priors, Similarity};
+use crate::vectorize::matrix_row;
 use crate::vectorize::FittedVectorizer;
 
 impl Classifier {
@@ -75,6 +77,7 @@ impl Serialize for Exported<'_> {
             Classifier::Svm(svm) => svm_fields(svm, outer, serializer),
             Classifier::NaiveBayes(nb) => naive_bayes_fields(nb, outer, serializer),
             Classifier::Knn(knn) => knn_fields(knn, outer, serializer),
+            Classifier::KernelSvm(svm) => kernel_svm_fields(svm, outer, serializer),
             Classifier::MultiLabel(multi) => {
                 let mut s = serializer.serialize_struct("MultiLabel", 4)?;
                 s.serialize_field("type", "multi_label")?;
@@ -168,6 +171,43 @@ impl Serialize for ClassWeights<'_> {
         let weight = move |j: usize| svm.weight(j, class);
         serializer.collect_seq(self.outer.dense(weight, Some(0.0)).flatten())
     }
+}
+
+/// A kernel SVM: its kernel, its support vectors (sparse, in the outer columns) with each one's
+/// coefficient y·α per class, the intercepts −ρ and the sigmoids; a class's decision value is
+/// Σ_s coefficients[s][class]·K(support[s], x) + intercepts[class].
+fn kernel_svm_fields<S: Serializer>(
+    svm: &KernelSvm,
+    outer: OuterColumns,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    #[derive(Serialize)]
+    struct Support<'a> {
+        indices: Vec<u32>,
+        values: &'a [f64],
+        coefficients: &'a [f64],
+    }
+    let support: Vec<Support> = (0..svm.support_vectors())
+        .map(|s| {
+            let (indices, values) = matrix_row(svm.support(), s);
+            Support {
+                indices: indices.iter().map(|&j| outer.column(j)).collect(),
+                values,
+                coefficients: svm.coefficients_of(s),
+            }
+        })
+        .collect();
+    let kernel = svm.kernel();
+    let mut s = serializer.serialize_struct("KernelSvm", 8)?;
+    s.serialize_field("type", "kernel_svm")?;
+    s.serialize_field("kernel", kernel.kind.name())?;
+    s.serialize_field("gamma", &kernel.gamma)?;
+    s.serialize_field("degree", &kernel.degree)?;
+    s.serialize_field("coef0", &kernel.coef0)?;
+    s.serialize_field("support_vectors", &support)?;
+    s.serialize_field("intercepts", &svm.intercepts())?;
+    s.serialize_field("calibration", &svm.sigmoids())?;
+    s.end()
 }
 
 fn naive_bayes_fields<S: Serializer>(

@@ -3,7 +3,8 @@
 
 use super::{Classifier, PerLabel};
 use crate::model::inspect::{
-    binary_nb_terms, in_vocabulary, knn_terms, naive_bayes_terms, svm_terms, ClassTerms,
+    binary_nb_terms, in_vocabulary, kernel_svm_terms, knn_terms, naive_bayes_terms, svm_terms,
+    ClassTerms,
 };
 
 impl Classifier {
@@ -20,6 +21,7 @@ impl Classifier {
                 PerLabel::NaiveBayes(nb) => binary_nb_terms(nb, multi.labels(), k),
             },
             Classifier::Knn(knn) => knn_terms(knn, k),
+            Classifier::KernelSvm(svm) => kernel_svm_terms(svm, k),
             Classifier::Selected(selected) => {
                 in_vocabulary(selected.inner.top_terms(k), &selected.columns)
             }

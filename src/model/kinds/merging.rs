@@ -20,6 +20,7 @@ impl Classifier {
         let what = match self {
             Classifier::Selected(_) => "selected-feature",
             Classifier::MultiLabel(_) => "multi-label",
+            Classifier::KernelSvm(_) => "kernel SVM",
             other => other.name(),
         };
         Error::Config(format!(

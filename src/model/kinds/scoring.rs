@@ -5,7 +5,9 @@ use serde::{Deserialize, Serialize};
 use super::Kind;
 use crate::error::{Error, Result};
 use crate::model::multilabel::MultiLabelClassifier;
-use crate::model::{normalize_log_probabilities, normalize_votes, Knn, LinearSvm, NaiveBayes};
+use crate::model::{
+    normalize_log_probabilities, normalize_votes, KernelSvm, Knn, LinearSvm, NaiveBayes,
+};
 
 /// A trained classifier.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -22,6 +24,9 @@ pub enum Classifier {
     /// Binary relevance for multi-label data: a score and a threshold per label. (Last, so that
     /// the variants before it keep their numbers in the model file.)
     MultiLabel(Box<MultiLabelClassifier>),
+    /// An exact kernel SVM, one-vs-rest, over its support vectors. (After the others, so that
+    /// they keep their numbers; a file that holds one is of its own format version.)
+    KernelSvm(Box<KernelSvm>),
 }
 
 /// A classifier over a subset of the columns.
@@ -43,7 +48,7 @@ impl Classifier {
             }
             Classifier::Knn(knn) => knn.derive_weights(),
             Classifier::Selected(selected) => selected.inner.derive_stored_parts(),
-            Classifier::Svm(_) | Classifier::MultiLabel(_) => {}
+            Classifier::Svm(_) | Classifier::MultiLabel(_) | Classifier::KernelSvm(_) => {}
         }
     }
 
@@ -54,7 +59,10 @@ impl Classifier {
         match self {
             Classifier::NaiveBayes(nb) => nb.set_space(space),
             Classifier::MultiLabel(multi) => multi.scorer.set_space(space),
-            Classifier::Svm(_) | Classifier::Knn(_) | Classifier::Selected(_) => {}
+            Classifier::Svm(_)
+            | Classifier::Knn(_)
+            | Classifier::Selected(_)
+            | Classifier::KernelSvm(_) => {}
         }
     }
 
@@ -66,6 +74,7 @@ impl Classifier {
             Classifier::Svm(svm) => svm.scores(indices, values, out),
             Classifier::Knn(knn) => knn.scores(indices, values, out),
             Classifier::MultiLabel(multi) => multi.scores(indices, values, out),
+            Classifier::KernelSvm(svm) => svm.scores(indices, values, out),
             Classifier::Selected(selected) => {
                 // Selected columns are numbered in vocabulary order, so the row stays sorted.
                 let (kept, weights): (Vec<u32>, Vec<f64>) = indices
@@ -85,7 +94,10 @@ impl Classifier {
     /// for an uncalibrated SVM, whose values are a softmax of decision values that ranks the
     /// classes but is not calibrated, and should be called scores.
     pub(crate) fn gives_probabilities(&self) -> bool {
-        self.multi_label().is_none() && self.svm().is_none_or(LinearSvm::is_calibrated)
+        let kernel_calibrated = self.kernel_svm().is_none_or(KernelSvm::is_calibrated);
+        self.multi_label().is_none()
+            && self.svm().is_none_or(LinearSvm::is_calibrated)
+            && kernel_calibrated
     }
 
     /// Fills `out` (one slot per class) with one weighted row's class probabilities: its
@@ -102,6 +114,7 @@ impl Classifier {
     pub(crate) fn probabilities(&self, scores: &mut [f64]) {
         let calibrated = match self {
             Classifier::Svm(svm) => svm.calibrate_scores(scores),
+            Classifier::KernelSvm(svm) => svm.calibrate_scores(scores),
             Classifier::NaiveBayes(_) => false,
             Classifier::Selected(selected) => return selected.inner.probabilities(scores),
             Classifier::Knn(_) => return normalize_votes(scores),
@@ -122,6 +135,7 @@ impl Classifier {
             Classifier::Selected(selected) => selected.inner.classes(),
             Classifier::Knn(knn) => knn.classes(),
             Classifier::MultiLabel(multi) => multi.labels(),
+            Classifier::KernelSvm(svm) => svm.classes(),
         }
     }
 
@@ -133,6 +147,7 @@ impl Classifier {
             Classifier::Selected(selected) => selected.columns.len(),
             Classifier::Knn(knn) => knn.features(),
             Classifier::MultiLabel(multi) => multi.scorer.features(),
+            Classifier::KernelSvm(svm) => svm.features(),
         }
     }
 
@@ -153,6 +168,7 @@ impl Classifier {
             }
             Classifier::Svm(svm) => svm.check(),
             Classifier::MultiLabel(multi) => multi.check(),
+            Classifier::KernelSvm(svm) => svm.check(),
             // k-NN checks its parts as it is decoded.
             Classifier::Knn(_) => Ok(()),
         }
@@ -182,6 +198,15 @@ impl Classifier {
         }
     }
 
+    /// The kernel SVM this classifier is, or is trained on selected columns of.
+    pub fn kernel_svm(&self) -> Option<&KernelSvm> {
+        match self {
+            Classifier::KernelSvm(svm) => Some(svm),
+            Classifier::Selected(selected) => selected.inner.kernel_svm(),
+            _ => None,
+        }
+    }
+
     /// The (single-label) naive Bayes this classifier is, if it is one.
     pub(crate) fn naive_bayes(&self) -> Option<&NaiveBayes> {
         match self {
@@ -194,7 +219,7 @@ impl Classifier {
     pub fn kind(&self) -> Kind {
         match self {
             Classifier::NaiveBayes(nb) => nb.kind().kind(),
-            Classifier::Svm(_) => Kind::Svm,
+            Classifier::Svm(_) | Classifier::KernelSvm(_) => Kind::Svm,
             Classifier::Selected(selected) => selected.inner.kind(),
             Classifier::Knn(_) => Kind::Knn,
             Classifier::MultiLabel(multi) => multi.scorer.kind(),

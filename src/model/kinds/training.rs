@@ -6,7 +6,8 @@ use crate::error::{Error, Result};
 use crate::model::multilabel::{BinaryNb, LabelSets, MultiLabel, MultiLabelClassifier, PerLabel};
 use crate::model::naive_bayes::loo::sampled;
 use crate::model::{
-    Classifier, Knn, KnnParams, LinearSvm, NaiveBayes, NbKind, Priors, Smoothing, SvmParams,
+    Classifier, KernelSvm, KernelSvmParams, Knn, KnnParams, LinearSvm, NaiveBayes, NbKind, Priors,
+    Smoothing, SvmParams,
 };
 use crate::vectorize::{count_part, weigh_part, FittedCorpus, FittedPart, Matrix, Weighting};
 
@@ -31,6 +32,7 @@ impl Kind {
                 NaiveBayes::new(*kind, smoothing.value(), priors.clone(), 1, 0)?;
             }
             Trainer::Svm(svm, _) => svm.validate()?,
+            Trainer::KernelSvm(svm, _) => svm.validate()?,
             Trainer::Knn(knn, _) => knn.validate()?,
         }
         Ok(trainer)
@@ -43,7 +45,10 @@ impl Kind {
                 Trainer::NaiveBayes(nb, alpha, params.priors.clone())
             }
             None if self == Kind::Knn => Trainer::Knn(params.knn, weighting),
-            None => Trainer::Svm(params.svm, params.calibrate),
+            None => match params.kernel {
+                Some(kernel) => Trainer::KernelSvm(kernel, params.calibrate),
+                None => Trainer::Svm(params.svm, params.calibrate),
+            },
         }
     }
 
@@ -93,6 +98,9 @@ pub struct Params {
     pub calibrate: bool,
     /// k-NN's parameters.
     pub knn: KnnParams,
+    /// The SVM: an exact kernel SVM with these parameters (C among them) instead of the linear
+    /// SVM.
+    pub kernel: Option<KernelSvmParams>,
 }
 
 /// How to train, validated.
@@ -104,6 +112,9 @@ pub enum Trainer {
     Svm(SvmParams, bool),
     /// k-nearest neighbours, with the vectorizer's weighting, which it applies itself.
     Knn(KnnParams, Weighting),
+    /// An exact kernel SVM, calibrated or not. (Last, so that the variants before it keep
+    /// their numbers.)
+    KernelSvm(KernelSvmParams, bool),
 }
 
 impl Trainer {
@@ -145,6 +156,14 @@ impl Trainer {
             }
             Trainer::Knn(params, weighting) => {
                 Classifier::Knn(Knn::train(x, ids, classes, *weighting, *params)?)
+            }
+            Trainer::KernelSvm(params, calibrate) => {
+                let train = if *calibrate {
+                    KernelSvm::train_calibrated
+                } else {
+                    KernelSvm::train
+                };
+                Classifier::KernelSvm(Box::new(train(x, ids, classes, params)?))
             }
         })
     }
@@ -190,6 +209,13 @@ impl Trainer {
                     "k-NN has no multi-label form; use svm, mnb, cnb or bnb".into(),
                 ))
             }
+            Trainer::KernelSvm(..) => {
+                return Err(Error::Config(
+                    "the kernel SVM has no multi-label form; use the linear SVM (without \
+                     --kernel), mnb or bnb"
+                        .into(),
+                ))
+            }
         })
     }
 
@@ -197,7 +223,7 @@ impl Trainer {
     pub fn kind(&self) -> Kind {
         match self {
             Trainer::NaiveBayes(kind, ..) => kind.kind(),
-            Trainer::Svm(..) => Kind::Svm,
+            Trainer::Svm(..) | Trainer::KernelSvm(..) => Kind::Svm,
             Trainer::Knn(..) => Kind::Knn,
         }
     }
@@ -246,6 +272,25 @@ impl Trainer {
         }
     }
 
+    /// The parameters of a kernel SVM trainer.
+    pub fn kernel_svm(&self) -> Option<&KernelSvmParams> {
+        match self {
+            Trainer::KernelSvm(params, _) => Some(params),
+            _ => None,
+        }
+    }
+
+    /// The SVM trainer made a kernel SVM of `params`, keeping whether it calibrates; `None` for
+    /// the kinds that are not the SVM.
+    pub(crate) fn with_kernel(&self, params: KernelSvmParams) -> Option<Trainer> {
+        match self {
+            Trainer::Svm(_, calibrate) | Trainer::KernelSvm(_, calibrate) => {
+                Some(Trainer::KernelSvm(params, *calibrate))
+            }
+            _ => None,
+        }
+    }
+
     /// Whether [`Trainer::fit`] takes raw counts rather than weighted rows: k-NN keeps its
     /// training documents as counts and weighs them itself, so that an update can weigh them
     /// again with the new document frequencies.
@@ -273,6 +318,7 @@ impl Trainer {
             Trainer::NaiveBayes(_, alpha, _) => format!("--alpha {alpha}"),
             Trainer::Svm(svm, _) => format!("--c {}", svm.c),
             Trainer::Knn(knn, _) => format!("--k {}", knn.k),
+            Trainer::KernelSvm(svm, _) => format!("--c {}", svm.c),
         }
     }
 

@@ -49,6 +49,7 @@ impl Classifier {
                 knn.add(rows, ids)?;
             }
             Classifier::Selected(_) => return Err(not_updatable()),
+            Classifier::KernelSvm(_) => return Err(kernel_not_updatable()),
             Classifier::MultiLabel(_) => {
                 // Documents with one label each are label sets of one.
                 let mut sets = LabelSets::new();
@@ -89,6 +90,7 @@ impl Classifier {
     pub(crate) fn check_updatable(&self) -> Result<()> {
         match self {
             Classifier::Selected(_) => Err(not_updatable()),
+            Classifier::KernelSvm(_) => Err(kernel_not_updatable()),
             _ => Ok(()),
         }
     }
@@ -148,6 +150,18 @@ fn rescale(old: &FittedVectorizer, merged: &FittedVectorizer, columns: &[u32]) -
         }
     }
     factors
+}
+
+/// Why a kernel SVM cannot learn more documents. It keeps only its support vectors: a warm start
+/// of the union's dual from them would drop the earlier rows that were not support vectors, and
+/// the kernel values of every kept row change with the new idf and vocabulary, so the result
+/// would be neither the model of all documents nor a bounded step from it.
+fn kernel_not_updatable() -> Error {
+    Error::Config(
+        "a kernel SVM keeps only its support vectors and cannot be updated; train again on all \
+         the documents (the linear SVM and naive Bayes can be updated)"
+            .into(),
+    )
 }
 
 /// Why a model from `select` cannot learn more documents.
