@@ -48,6 +48,7 @@ fn classifier_classes(classifier: &Classifier) -> usize {
         Classifier::Knn(knn) => knn.classes(),
         Classifier::Selected(_) => unreachable!("no selection here"),
         Classifier::MultiLabel(multi) => multi.labels(),
+        Classifier::KernelSvm(_) => unreachable!("a kernel SVM has no explanation"),
     }
 }
 

@@ -144,7 +144,7 @@ pub enum Made {
     /// Fitted in this process with the settings given.
     Fitted(Fitted),
     /// Found by a search and trained on the whole corpus: the outcome holds the model.
-    Tuned(TuneOutcome),
+    Tuned(Box<TuneOutcome>),
     /// Trained across a cluster, as process 0 has it.
     #[cfg(feature = "cluster")]
     InCluster(InCluster),
@@ -238,7 +238,7 @@ impl Train {
                 let outcome = self
                     .builder
                     .tune(source, &mut reading, &options, on_trial)?;
-                Made::Tuned(outcome)
+                Made::Tuned(Box::new(outcome))
             }
             Settings::Given {
                 multi_label,
