@@ -107,7 +107,7 @@ pub enum Command {
     /// settings, and each class's top terms.
     Inspect(inspect::InspectArgs),
     /// Write a model as JSON (vocabulary, idf, weights or counts) for other tools to read.
-    #[command(long_about = bowline::model::export::SCHEMA)]
+    #[command(long_about = bowline::jobs::export::SCHEMA)]
     Export(export::ExportArgs),
     /// Serve a labelling page over a pool, with a model learning each label as it is given.
     #[cfg(feature = "serve")]

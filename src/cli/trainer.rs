@@ -6,10 +6,9 @@ use clap::Args;
 use super::choice::choice;
 use super::AnalysisArgs;
 use bowline::jobs::settings::{
-    AnalyzerConfig, ClassifierFlags, KernelFlags, Loss, MultiLabelOptions, PriorChoice, Similarity,
-    Smoothing, VocabularyFlags,
+    AnalyzerConfig, ClassifierFlags, Gamma, KernelFlags, KernelKind, Loss, MultiLabelOptions,
+    PriorChoice, Similarity, Smoothing, VocabularyFlags,
 };
-use bowline::model::kernel_svm::{Gamma, KernelKind};
 use bowline::{Builder, Kind, Result};
 
 /// The classifier and its parameters: flags shared by `train`, `cv` and `select`.

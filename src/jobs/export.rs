@@ -7,6 +7,9 @@ use crate::error::Result;
 use crate::model::export::Export as ExportedModel;
 use crate::TextClassifier;
 
+/// The schema of the JSON `export` writes, for `bowline export --help`.
+pub use crate::model::export::SCHEMA;
+
 /// An `export` run.
 #[derive(Debug, Clone)]
 pub struct Export {
