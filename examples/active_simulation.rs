@@ -23,7 +23,9 @@ use std::path::{Path, PathBuf};
 use bowline::active::{Picker, Strategy};
 use bowline::analyze::{Analyzer, Terms};
 use bowline::corpus::{load_pending, ReadOptions};
-use bowline::model::{normalize_log_probabilities, NaiveBayes, NbKind, Priors};
+use bowline::model::{
+    normalize_log_probabilities, LinearSvm, NaiveBayes, NbKind, Priors, SvmParams,
+};
 use bowline::vectorize::{matrix_row, Fitter, Matrix, MatrixBuilder, SparseRow};
 use bowline::{Choice, Kind, Source};
 
@@ -36,6 +38,51 @@ struct Args {
     positive: Option<String>,
     seeds: u64,
     batch: usize,
+    learner: Learner,
+    dev: Option<f64>,
+    /// Random first: the others are measured against it.
+    strategies: Vec<Strategy>,
+}
+
+/// The model the simulated labeller trains after every batch.
+#[derive(Clone, Copy, PartialEq)]
+enum Learner {
+    /// Multinomial naive Bayes, alpha 0.01, priors learned from the labelled documents.
+    Mnb,
+    /// The same with equal priors: uncertainty picks skew the labelled classes, and learned
+    /// priors then skew the predictions.
+    MnbUniform,
+    /// Complement naive Bayes, alpha 0.01, which is less sensitive to skewed class counts.
+    Cnb,
+    /// The linear SVM (the defaults of `train --classifier svm`), retrained on every batch, its
+    /// decision values turned into probabilities by a softmax, so that uncertainty picks the
+    /// documents closest to the decision boundary (Tong and Koller 2001).
+    Svm,
+}
+
+impl Learner {
+    fn name(self) -> &'static str {
+        match self {
+            Learner::Mnb => "mnb",
+            Learner::MnbUniform => "mnb-uniform",
+            Learner::Cnb => "cnb",
+            Learner::Svm => "svm",
+        }
+    }
+
+    fn kind(self) -> Kind {
+        match self {
+            Learner::Svm => Kind::Svm,
+            Learner::Cnb => Kind::Cnb,
+            Learner::Mnb | Learner::MnbUniform => Kind::Mnb,
+        }
+    }
+}
+
+/// A trained simulated model.
+enum Fitted {
+    Nb(NaiveBayes),
+    Svm(LinearSvm),
 }
 
 /// Documents as rows of one matrix, with their classes.
@@ -54,13 +101,8 @@ fn main() -> bowline::Result<()> {
     let budget = args.labels.min(data.pool.len());
     let mut curves = serde_json::Map::new();
     let mut random_at_budget = 0.0;
-    for strategy in [
-        Strategy::Random,
-        Strategy::Uncertainty,
-        Strategy::Margin,
-        Strategy::Entropy,
-        Strategy::Diverse,
-    ] {
+    for &strategy in &args.strategies {
+        let started = std::time::Instant::now();
         let runs: Vec<Vec<(usize, f64)>> = (1..=args.seeds)
             .map(|seed| simulate(&data, &args, strategy, seed, budget))
             .collect::<bowline::Result<_>>()?;
@@ -72,16 +114,26 @@ fn main() -> bowline::Result<()> {
             .iter()
             .zip(&mean)
             .find(|(_, m)| **m >= random_at_budget);
+        // Each seed's own first labels count at random's mean, for the spread of the saving.
+        let per_seed: Vec<Option<usize>> = (runs.iter())
+            .map(|run| {
+                let reached = run.iter().find(|(_, s)| *s >= random_at_budget);
+                reached.map(|(n, _)| *n)
+            })
+            .collect();
         curves.insert(
             strategy.name().into(),
             serde_json::json!({
                 "labels": labels, "mean": mean, "sd": sd,
                 "labels_to_reach_random_at_budget": reaches.map(|(n, _)| *n),
+                "labels_to_reach_per_seed": per_seed,
+                "seconds": started.elapsed().as_secs_f64(),
             }),
         );
     }
     let report = serde_json::json!({
         "corpus": args.corpus, "pool": data.pool.len(), "test": data.test.len(),
+        "learner": args.learner.name(), "scored": if args.dev.is_some() { "dev" } else { "test" },
         "classes": data.names.len(), "budget": budget, "batch": args.batch, "seeds": args.seeds,
         "metric": args.positive.as_ref().map_or("accuracy".into(), |p| format!("F1 of {p}")),
         "random_at_budget": random_at_budget, "strategies": curves,
@@ -102,6 +154,15 @@ fn parse() -> bowline::Result<Args> {
         positive: None,
         seeds: 5,
         batch: 10,
+        learner: Learner::Mnb,
+        dev: None,
+        strategies: vec![
+            Strategy::Random,
+            Strategy::Uncertainty,
+            Strategy::Margin,
+            Strategy::Entropy,
+            Strategy::Diverse,
+        ],
     };
     let bad = |what: &str| bowline::Error::Config(format!("bad or missing value for {what}"));
     let mut given = std::env::args().skip(1);
@@ -114,6 +175,25 @@ fn parse() -> bowline::Result<Args> {
             "--positive" => args.positive = Some(value()?),
             "--seeds" => args.seeds = value()?.parse().map_err(|_| bad("--seeds"))?,
             "--batch" => args.batch = value()?.parse().map_err(|_| bad("--batch"))?,
+            "--strategies" => {
+                let names = value()?;
+                args.strategies = vec![Strategy::Random];
+                for name in names.split(',').filter(|n| *n != "random") {
+                    let found = Strategy::CHOICES.iter().find(|c| c.0 == name);
+                    args.strategies
+                        .push(found.ok_or_else(|| bad("--strategies"))?.2);
+                }
+            }
+            "--dev" => args.dev = Some(value()?.parse().map_err(|_| bad("--dev"))?),
+            "--learner" => {
+                args.learner = match value()?.as_str() {
+                    "mnb" => Learner::Mnb,
+                    "mnb-uniform" => Learner::MnbUniform,
+                    "cnb" => Learner::Cnb,
+                    "svm" => Learner::Svm,
+                    _ => return Err(bad("--learner")),
+                }
+            }
             _ => args.corpus = flag.into(),
         }
     }
@@ -137,7 +217,10 @@ fn read(path: &Path) -> bowline::Result<Vec<(String, String, String)>> {
 fn load(args: &Args) -> bowline::Result<Data> {
     let mut documents = read(&args.corpus)?;
     let pooled = documents.len();
-    if let Some(test) = &args.test {
+    // With --dev the test part is never read: the pool's own training documents are split, so
+    // that a learner or strategy can be chosen without looking at the test split.
+    let test_file = args.test.as_ref().filter(|_| args.dev.is_none());
+    if let Some(test) = test_file {
         documents.extend(read(test)?);
     }
     let mut names: Vec<String> = documents.iter().map(|d| d.1.clone()).collect();
@@ -148,20 +231,40 @@ fn load(args: &Args) -> bowline::Result<Data> {
         .collect();
     let classes: Vec<u32> = documents.iter().map(|d| class_of[d.1.as_str()]).collect();
     let ids: Vec<String> = documents.iter().map(|d| d.0.clone()).collect();
-    let in_test: Vec<bool> = match &args.test {
-        Some(_) => (0..documents.len()).map(|i| i >= pooled).collect(),
-        None => bowline::eval::dev_split(&ids, &classes, args.split, 0)?,
+    // Each document is scored (Some(true)), in the pool (Some(false)), or dropped (None): with
+    // --split and --dev the held-out part is dropped, and the dev part of the rest scored.
+    let in_test: Vec<Option<bool>> = match (test_file, args.dev) {
+        (Some(_), _) => (0..documents.len()).map(|i| Some(i >= pooled)).collect(),
+        (None, Some(dev)) if args.test.is_some() => {
+            let dev = bowline::eval::dev_split(&ids, &classes, dev, 0)?;
+            dev.into_iter().map(Some).collect()
+        }
+        (None, None) => {
+            let held = bowline::eval::dev_split(&ids, &classes, args.split, 0)?;
+            held.into_iter().map(Some).collect()
+        }
+        (None, Some(dev)) => {
+            let held = bowline::eval::dev_split(&ids, &classes, args.split, 0)?;
+            let inner = bowline::eval::dev_split(&ids, &classes, dev, 1)?;
+            (held.into_iter().zip(inner))
+                .map(|(held, inner)| (!held).then_some(inner))
+                .collect()
+        }
     };
-    let analyzer = Analyzer::new(Kind::Mnb.default_analysis())?;
+    let kind = args.learner.kind();
+    let analyzer = Analyzer::new(kind.default_analysis())?;
     let mut worker = analyzer.worker();
-    let mut fitter = Fitter::new(Kind::Mnb.default_vectorizer())?;
+    let mut fitter = Fitter::new(kind.default_vectorizer())?;
     let mut terms = Terms::new();
     for (_, _, text) in &documents {
         worker.analyze(text, &mut terms);
         fitter.add(&terms);
     }
     let (_, x) = fitter.finish(analyzer.config().clone())?;
-    let (test, pool) = (0..documents.len()).partition(|&i| in_test[i]);
+    // With --split and --dev the held-out part is dropped and the dev part scored instead.
+    let (test, pool) = (0..documents.len())
+        .filter(|&i| in_test[i].is_some())
+        .partition(|&i| in_test[i] == Some(true));
     Ok(Data {
         ids,
         classes,
@@ -183,7 +286,7 @@ fn simulate(
     let mut labelled = seed_labels(data, seed);
     let mut curve = Vec::new();
     loop {
-        let model = fit(data, &labelled)?;
+        let model = fit(data, args.learner, &labelled)?;
         curve.push((
             labelled.len(),
             score(data, &model, args.positive.as_deref()),
@@ -237,8 +340,8 @@ fn fnv(id: &str, seed: u64) -> u64 {
     h
 }
 
-/// Multinomial naive Bayes on the labelled rows.
-fn fit(data: &Data, labelled: &[usize]) -> bowline::Result<NaiveBayes> {
+/// The learner trained on the labelled rows.
+fn fit(data: &Data, learner: Learner, labelled: &[usize]) -> bowline::Result<Fitted> {
     let mut builder = MatrixBuilder::default();
     for &i in labelled {
         let (indices, values) = matrix_row(&data.x, i);
@@ -249,24 +352,32 @@ fn fit(data: &Data, labelled: &[usize]) -> bowline::Result<NaiveBayes> {
     }
     let x = builder.finish(data.x.cols())?;
     let classes: Vec<u32> = labelled.iter().map(|&i| data.classes[i]).collect();
-    let mut model = NaiveBayes::new(
-        NbKind::Multinomial,
-        0.01,
-        Priors::Learned,
-        data.names.len(),
-        data.x.cols(),
-    )?;
+    let (kind, priors) = match learner {
+        Learner::Svm => {
+            let svm = LinearSvm::train(&x, &classes, data.names.len(), SvmParams::default())?;
+            return Ok(Fitted::Svm(svm));
+        }
+        Learner::Mnb => (NbKind::Multinomial, Priors::Learned),
+        Learner::MnbUniform => (NbKind::Multinomial, Priors::Uniform),
+        Learner::Cnb => (NbKind::Complement, Priors::Learned),
+    };
+    let mut model = NaiveBayes::new(kind, 0.01, priors, data.names.len(), data.x.cols())?;
     model.add(&x, &classes);
-    Ok(model)
+    Ok(Fitted::Nb(model))
 }
 
-fn predict(model: &NaiveBayes, (indices, values): (&[u32], &[f64]), out: &mut [f64]) {
-    model.scorer().scores(indices, values, out);
+/// The class probabilities of one row: naive Bayes's own, or a softmax of the SVM's decision
+/// values (monotone in them, so the SVM's closest call is the least confident one).
+fn predict(model: &Fitted, (indices, values): (&[u32], &[f64]), out: &mut [f64]) {
+    match model {
+        Fitted::Nb(model) => model.scorer().scores(indices, values, out),
+        Fitted::Svm(model) => model.scores(indices, values, out),
+    }
     normalize_log_probabilities(out);
 }
 
 /// Accuracy on the test part, or the F1 of the `positive` class.
-fn score(data: &Data, model: &NaiveBayes, positive: Option<&str>) -> f64 {
+fn score(data: &Data, model: &Fitted, positive: Option<&str>) -> f64 {
     let mut probabilities = vec![0.0; data.names.len()];
     let positive = positive.and_then(|p| data.names.iter().position(|n| n == p));
     let (mut right, mut tp, mut fp, mut fn_) = (0usize, 0.0, 0.0, 0.0);
