@@ -216,3 +216,42 @@ fn bad_kernel_flag_values_stop_with_status_2_naming_the_flag() {
     }
     assert!(!model.exists());
 }
+
+/// `serve` answers with the kernel model's classes, as `classify` does, and refuses an
+/// explanation with 422 and the reason. A real server on 127.0.0.1.
+#[test]
+fn serve_classifies_with_a_kernel_model_and_refuses_to_explain() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("rbf.model");
+    train(&model, "rbf", &[]);
+    let texts = [
+        "the rocket reached orbit around the moon",
+        "bake the bread in a hot oven",
+    ];
+    let stdin = texts.join("\n") + "\n";
+    let (code, stdout, stderr) = outcome(&bowline(&["classify", arg(&model)], stdin.as_bytes()));
+    assert_eq!(code, 0, "{stderr}");
+    let server = common::serve::Server::start(&[arg(&model)]);
+    let url = "/v1/models/rbf/classify";
+    let (status, answer) = server.post(url, &serde_json::json!({ "texts": texts }));
+    assert_eq!(status, 200, "{answer}");
+    let served: Vec<String> = (answer["predictions"].as_array().unwrap().iter())
+        .enumerate()
+        .map(|(i, p)| {
+            format!(
+                "{}\t{}\t{:.6}",
+                i + 1,
+                p["label"].as_str().unwrap(),
+                p["score"].as_f64().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(served, stdout.lines().collect::<Vec<_>>());
+    let (status, answer) = server.post(url, &serde_json::json!({ "texts": texts, "explain": 2 }));
+    assert_eq!(status, 422, "{answer}");
+    assert!(
+        answer.to_string().contains("cannot be explained by term"),
+        "{answer}"
+    );
+    assert_eq!(server.stop(), 0);
+}

@@ -2,7 +2,7 @@
 //! (beside the model file) and synced before it is answered, so that a document acknowledged
 //! with a 200 survives a crash of the server and a reload of the file. It sits beside the model
 //! format because every writer of a model takes part: whoever holds the model's lock finishes
-//! a checkpoint that a killed server left half done ([`finish_checkpoint`]).
+//! a checkpoint that a killed server left half done (`finish_checkpoint`).
 //!
 //! The server that appends to a log holds a lock on it (`flock`) as long as it has it open, so
 //! that another process can tell a live server's log from one a crash left behind.
@@ -23,7 +23,7 @@
 //! power cut, a last record whose checksum fails. Such a tail was never acknowledged, and
 //! reading ignores it. A bad record followed by others is damage, and an error.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -240,7 +240,19 @@ pub fn path_of(model: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// A log open for appending.
+/// Replaces any log at `path` atomically by one that holds only `checkpoint`: the new file is
+/// written, synced and renamed into place, and the folder synced, so that a crash leaves the old
+/// log or the new, whole. Returns the new log's length.
+fn write_fresh(path: &Path, checkpoint: &Record) -> Result<u64> {
+    let mut bytes = MAGIC.to_vec();
+    bytes.extend_from_slice(&checkpoint.encode());
+    crate::io::write_atomically(path, |out| out.write_all(&bytes))?;
+    crate::io::sync_folder(path)?;
+    Ok(bytes.len() as u64)
+}
+
+/// A log open for appending, which only a server does.
+#[cfg(feature = "serve")]
 #[derive(Debug)]
 pub(crate) struct Log {
     path: PathBuf,
@@ -249,20 +261,17 @@ pub(crate) struct Log {
     len: u64,
 }
 
+#[cfg(feature = "serve")]
 impl Log {
     /// Starts the log at `path` afresh with one checkpoint record, replacing any log there
-    /// atomically: the new file is written, synced and renamed into place, and the folder
-    /// synced, so that a crash leaves the old log or the new, whole.
+    /// atomically (see [`write_fresh`]), and opens it to append to.
     pub fn start(path: &Path, checkpoint: &Record) -> Result<Self> {
-        let mut bytes = MAGIC.to_vec();
-        bytes.extend_from_slice(&checkpoint.encode());
-        crate::io::write_atomically(path, |out| out.write_all(&bytes))?;
-        crate::io::sync_folder(path)?;
+        let len = write_fresh(path, checkpoint)?;
         let file = open_locked(path)?;
         Ok(Log {
             path: path.to_path_buf(),
             file: std::sync::Arc::new(file),
-            len: bytes.len() as u64,
+            len,
         })
     }
 
@@ -300,10 +309,11 @@ impl Log {
     }
 }
 
+#[cfg(feature = "serve")]
 /// Opens the log at `path` to append to, and takes its lock: a second server of the same file
 /// would interleave its records with the first's.
 fn open_locked(path: &Path) -> Result<File> {
-    let file = OpenOptions::new()
+    let file = std::fs::OpenOptions::new()
         .append(true)
         .open(path)
         .map_err(|e| Error::io(path, e))?;
@@ -345,7 +355,7 @@ pub(crate) fn finish_checkpoint(model: &Path, fingerprint: &[u8]) -> Result<()> 
     };
     match contents.records.as_slice() {
         [_, .., last @ Record::Checkpoint(_, named)] if named == fingerprint => {
-            Log::start(&path, last).map(drop)
+            write_fresh(&path, last).map(drop)
         }
         _ => Ok(()),
     }
@@ -448,6 +458,7 @@ mod tests {
         );
     }
 
+    #[cfg(feature = "serve")]
     #[test]
     fn a_checkpoint_before_its_rename_or_a_live_servers_log_is_left_alone() {
         let dir = tempfile::tempdir().unwrap();
@@ -472,6 +483,7 @@ mod tests {
         drop(live);
     }
 
+    #[cfg(feature = "serve")]
     #[test]
     fn appends_follow_a_fresh_start() {
         let dir = tempfile::tempdir().unwrap();

@@ -139,6 +139,10 @@ pub async fn classify(
     let documents = request.into_documents(shared.config.max_batch)?;
     let version = served.current();
     let classifier = &version.classifier;
+    if asked.explain.is_some() {
+        let explainable = classifier.model().classifier.check_explainable();
+        explainable.map_err(|e| ApiError::bad_request(e.to_string()))?;
+    }
     // Classifying is quick (microseconds a document) and the runtime has a worker per core, so
     // it is done in place: handing batches to blocking threads made their latency worse.
     let mut predictor = classifier.predictor();

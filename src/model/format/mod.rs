@@ -445,7 +445,7 @@ impl ModelLock {
 
     /// Waits for the lock of the model at `model` (which need not exist yet), then removes the
     /// temporary files that writers of the model killed before their commit left, and finishes
-    /// a checkpoint that a killed server left half done ([`crate::model::wal::finish_checkpoint`]):
+    /// a checkpoint that a killed server left half done (`model::wal::finish_checkpoint`):
     /// holding the lock proves that none of them is still writing.
     pub fn acquire(model: &Path) -> Result<Self> {
         let target = crate::io::resolve_links(model)?;
