@@ -20,9 +20,14 @@ pub(crate) struct CountedPool {
     counts: Vec<(u32, u32)>,
     /// Each document's number of terms, known to the model or not.
     lengths: Vec<u32>,
-    /// Each pool term's id in the model's vocabulary, none while the model does not know it.
-    vocabulary: Vec<Option<u32>>,
+    /// Each pool term's id in the model's vocabulary, [`UNKNOWN`] while the model does not
+    /// know it: half the size of an `Option<u32>`, and the table is read at random for every
+    /// term of every rescored document.
+    vocabulary: Vec<u32>,
 }
+
+/// The vocabulary id of a pool term that the model does not know.
+const UNKNOWN: u32 = u32::MAX;
 
 /// What scoring one document at a time needs, kept between documents.
 #[derive(Default)]
@@ -100,7 +105,7 @@ impl CountedPool {
             }
             counted.lengths.extend(chunk.lengths);
         }
-        counted.vocabulary = vec![None; counted.ids.len()];
+        counted.vocabulary = vec![UNKNOWN; counted.ids.len()];
         counted
     }
 
@@ -116,7 +121,7 @@ impl CountedPool {
     /// Takes every pool term's vocabulary id from `learner`, for a model that starts over.
     pub(crate) fn refresh(&mut self, learner: &OnlineLearner) {
         for (term, &id) in &self.ids {
-            self.vocabulary[id as usize] = learner.term_id(term);
+            self.vocabulary[id as usize] = learner.term_id(term).unwrap_or(UNKNOWN);
         }
     }
 
@@ -126,8 +131,8 @@ impl CountedPool {
         for term in terms.iter() {
             if let Some(&id) = self.ids.get(term) {
                 let known = &mut self.vocabulary[id as usize];
-                if known.is_none() {
-                    *known = learner.term_id(term);
+                if *known == UNKNOWN {
+                    *known = learner.term_id(term).unwrap_or(UNKNOWN);
                 }
             }
         }
@@ -141,7 +146,8 @@ impl CountedPool {
         pairs.clear();
         pairs.extend(
             (self.counts[self.starts[i]..self.starts[i + 1]].iter())
-                .filter_map(|&(term, n)| vocabulary[term as usize].map(|id| (id, n))),
+                .map(|&(term, n)| (vocabulary[term as usize], n))
+                .filter(|&(id, _)| id != UNKNOWN),
         );
         pairs.sort_unstable_by_key(|&(id, _)| id);
         let counted = &mut scratch.counted;

@@ -322,14 +322,17 @@ impl Session {
     fn uncertainties(&mut self, documents: Vec<usize>) -> Vec<(f64, usize)> {
         match &self.counted {
             // Counted documents are scored on every core: the model is only read.
-            Some(counted) => (documents.par_iter())
-                .map_init(Scratch::default, |scratch, &i| {
-                    counted.count(i, scratch);
-                    let (row, out) = (&mut scratch.counted, &mut scratch.probabilities);
-                    self.learner.probabilities_counted(row, out);
-                    (Strategy::Uncertainty.score(out), i)
-                })
-                .collect(),
+            Some(counted) => {
+                let table = self.learner.weigh_table();
+                (documents.par_iter())
+                    .map_init(Scratch::default, |scratch, &i| {
+                        counted.count(i, scratch);
+                        let (row, out) = (&mut scratch.counted, &mut scratch.probabilities);
+                        self.learner.probabilities_counted(&table, row, out);
+                        (Strategy::Uncertainty.score(out), i)
+                    })
+                    .collect()
+            }
             None => {
                 let mut probabilities = Vec::new();
                 let mut scored = Vec::with_capacity(documents.len());
@@ -350,7 +353,8 @@ impl Session {
             Some(counted) => {
                 counted.count(i, &mut scratch);
                 let (row, out) = (&mut scratch.counted, &mut scratch.probabilities);
-                self.learner.probabilities_counted(row, out);
+                let table = self.learner.weigh_table();
+                self.learner.probabilities_counted(&table, row, out);
             }
             None => {
                 (self.learner).probabilities_terms(&self.pool.terms[i], &mut scratch.probabilities)

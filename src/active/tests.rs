@@ -126,7 +126,7 @@ fn a_counted_pool_scores_exactly_as_the_terms_do() {
             let mut scratch = Scratch::default();
             counted.count(i, &mut scratch);
             let (row, out) = (&mut scratch.counted, &mut scratch.probabilities);
-            model.probabilities_counted(row, out);
+            model.probabilities_counted(&model.weigh_table(), row, out);
             assert_eq!(by_terms, scratch.probabilities, "document {i}");
         }
     };

@@ -15,7 +15,7 @@ use crate::error::{Error, Result};
 use crate::model::decision::argmax;
 use crate::model::multilabel::{BinaryNb, MultiLabel, MultiLabelClassifier, PerLabel};
 use crate::model::{utc_now, Classifier, Kind, Model, NaiveBayes, OnlineNb, Priors, TrainingInfo};
-use crate::vectorize::{Counted, DfBound, GrowingVocabulary, VectorizerConfig};
+use crate::vectorize::{Counted, DfBound, GrowingVocabulary, VectorizerConfig, WeighTable};
 
 /// A naive Bayes model that learns one document at a time: its growing vocabulary and counts,
 /// and the model's other parts.
@@ -192,17 +192,30 @@ impl OnlineLearner {
         self.vocabulary.is_hashed()
     }
 
+    /// The model's weighting as it stands, for
+    /// [`probabilities_counted`](Self::probabilities_counted) to score documents with until the
+    /// model learns again.
+    pub(crate) fn weigh_table(&self) -> WeighTable {
+        self.vocabulary.weigh_table()
+    }
+
     /// [`probabilities_terms`](Self::probabilities_terms) of a document already counted:
     /// `counted` holds the counts of its known terms by [`term_id`](Self::term_id) (ids
-    /// increasing) and its length the number of terms it has in all; it is weighted in place.
+    /// increasing) and its length the number of terms it has in all; it is weighted in place
+    /// with `table`, the model's [`weigh_table`](Self::weigh_table) since it last learned.
     /// The probabilities are the same, without looking a term up by its text, and documents
     /// may be scored so on several threads at once.
-    pub(crate) fn probabilities_counted(&self, counted: &mut Counted, out: &mut Vec<f64>) {
+    pub(crate) fn probabilities_counted(
+        &self,
+        table: &WeighTable,
+        counted: &mut Counted,
+        out: &mut Vec<f64>,
+    ) {
         out.clear();
         if self.nb.classes() == 0 {
             return;
         }
-        self.vocabulary.weigh(counted);
+        self.vocabulary.weigh_tabled(counted, table);
         self.probabilities_of(counted, out);
     }
 
@@ -266,7 +279,7 @@ impl OnlineLearner {
 
     /// The model as it stands.
     pub fn to_model(&mut self) -> Result<Model> {
-        let (vectorizer, columns) = self.vocabulary.to_fitted()?;
+        let (vectorizer, columns) = self.vocabulary.build_fitted()?;
         self.info.written = utc_now();
         let positives = self.nb.to_batch(&columns);
         let classifier = match &self.multi {

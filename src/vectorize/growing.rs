@@ -7,10 +7,23 @@
 use rustc_hash::FxHashMap;
 
 use super::{
-    ColumnIds, Counted, FittedVectorizer, HashedCounter, Keys, RowCounter, VectorizerConfig,
+    ColumnIds, Counted, FittedVectorizer, HashedCounter, Keys, RowCounter, Tf, VectorizerConfig,
 };
 use crate::analyze::{AnalyzerConfig, Terms};
 use crate::error::{Error, Result};
+
+/// Counts below this have their tf factor tabulated: larger counts are rare in a document.
+const TABLED_COUNTS: usize = 256;
+/// Document frequencies up to this have their idf tabulated, so that a table costs at most
+/// this many logarithms however many documents the vocabulary has seen.
+const TABLED_DFS: u32 = 1 << 16;
+
+/// A vocabulary's weighting factors at one moment: what [`GrowingVocabulary::weigh`] computes,
+/// by count (`tf`) and by document frequency (`idf`), for the small ones.
+pub(crate) struct WeighTable {
+    tf: Vec<f64>,
+    idf: Vec<f64>,
+}
 
 /// Terms in order of first appearance, with their document frequencies.
 #[derive(Debug)]
@@ -25,6 +38,11 @@ pub(crate) struct GrowingVocabulary {
     hashed: HashedCounter,
     /// For hashed terms, the id of each hashed column reached.
     columns: ColumnIds,
+    /// The ids of the first `sorted.len()` terms in the order of their text, as the last
+    /// [`build_fitted`](GrowingVocabulary::build_fitted) sorted them: the next sorts only the terms
+    /// new since and merges them in, which a model saved after every few documents (a
+    /// labelling session, `learn`'s checkpoints) would otherwise pay for in full each time.
+    sorted: Vec<u32>,
 }
 
 impl GrowingVocabulary {
@@ -41,6 +59,7 @@ impl GrowingVocabulary {
             counter: RowCounter::default(),
             hashed: HashedCounter::default(),
             columns: ColumnIds::default(),
+            sorted: Vec::new(),
         })
     }
 
@@ -152,6 +171,71 @@ impl GrowingVocabulary {
         self.df.resize(self.terms.len(), 0);
     }
 
+    /// The weighting of the vocabulary as it stands, tabulated for [`weigh_tabled`]: the tf
+    /// factor of each small count and the idf of each small document frequency.
+    ///
+    /// [`weigh_tabled`]: GrowingVocabulary::weigh_tabled
+    pub(crate) fn weigh_table(&self) -> WeighTable {
+        let (weighting, n) = (self.config.weighting, self.n_docs.max(1));
+        let tf = match weighting.tf {
+            // This factor depends on the document's length as well as the count.
+            Tf::Frequency => Vec::new(),
+            _ => (0..TABLED_COUNTS)
+                .map(|c| weighting.tf(c as f64, 1))
+                .collect(),
+        };
+        let idf = (0..=n.min(TABLED_DFS))
+            .map(|df| weighting.idf(df.max(1), n))
+            .collect();
+        WeighTable { tf, idf }
+    }
+
+    /// Weighs a row as [`weigh`](GrowingVocabulary::weigh) does, to the bit, taking the
+    /// factors it can from `table`, which must be this vocabulary's as it stands: scoring many
+    /// documents between two labels then takes no logarithm per term.
+    pub(crate) fn weigh_tabled(&self, counted: &mut Counted, table: &WeighTable) {
+        let (weighting, n) = (self.config.weighting, self.n_docs.max(1));
+        let doc_len = counted.length;
+        let (indices, values) = (&counted.row.indices, &mut counted.row.values);
+        let tf_of = |count: f64| {
+            let tabled = (count.fract() == 0.0).then(|| table.tf.get(count as usize));
+            match tabled.flatten() {
+                Some(&tf) => tf,
+                None => weighting.tf(count, doc_len),
+            }
+        };
+        weighting.weigh_with(values, tf_of, |k| {
+            let j = indices[k] as usize;
+            let factor = self.terms.get(j).map_or(1.0, |t| self.config.idf_factor(t));
+            let df = self.df[j].max(1);
+            let idf = table.idf.get(df as usize).copied();
+            idf.unwrap_or_else(|| weighting.idf(df, n)) * factor
+        });
+    }
+
+    /// Brings `sorted` up to every term: the new ones sorted, then merged with the old.
+    fn sort_terms(&mut self) {
+        let terms = &self.terms;
+        let by_text = |a: &u32, b: &u32| terms[*a as usize].cmp(&terms[*b as usize]);
+        let mut new: Vec<u32> = (self.sorted.len() as u32..terms.len() as u32).collect();
+        new.sort_unstable_by(by_text);
+        let old = std::mem::take(&mut self.sorted);
+        let mut merged = Vec::with_capacity(terms.len());
+        let (mut i, mut k) = (0, 0);
+        while i < old.len() && k < new.len() {
+            if by_text(&new[k], &old[i]).is_lt() {
+                merged.push(new[k]);
+                k += 1;
+            } else {
+                merged.push(old[i]);
+                i += 1;
+            }
+        }
+        merged.extend_from_slice(&old[i..]);
+        merged.extend_from_slice(&new[k..]);
+        self.sorted = merged;
+    }
+
     /// Weighs a row of counts in this vocabulary's ids (in increasing order), as
     /// [`transform`](GrowingVocabulary::transform) and [`learn`](GrowingVocabulary::learn)
     /// weigh the rows they count.
@@ -167,18 +251,20 @@ impl GrowingVocabulary {
 
     /// The vocabulary as a fitted vectorizer (terms, or hashed columns, sorted), and each id's
     /// column in it.
-    pub(crate) fn to_fitted(&self) -> Result<(FittedVectorizer, Vec<u32>)> {
-        let mut order: Vec<u32> = (0..self.columns() as u32).collect();
-        let keys = match self.config.hashing {
+    pub(crate) fn build_fitted(&mut self) -> Result<(FittedVectorizer, Vec<u32>)> {
+        let (order, keys) = match self.config.hashing {
             Some(_) => {
                 let hashed = self.columns.columns();
+                let mut order: Vec<u32> = (0..self.columns() as u32).collect();
                 order.sort_unstable_by_key(|&id| hashed[id as usize]);
-                Keys::Hashed(order.iter().map(|&id| hashed[id as usize]).collect())
+                let keys = Keys::Hashed(order.iter().map(|&id| hashed[id as usize]).collect());
+                (order, keys)
             }
             None => {
+                self.sort_terms();
                 let terms = &self.terms;
-                order.sort_unstable_by(|&a, &b| terms[a as usize].cmp(&terms[b as usize]));
-                Keys::Terms(order.iter().map(|&id| &terms[id as usize]).collect())
+                let keys = Keys::Terms(self.sorted.iter().map(|&id| &terms[id as usize]).collect());
+                (self.sorted.clone(), keys)
             }
         };
         let mut columns = vec![0u32; order.len()];

@@ -40,7 +40,7 @@ pub(crate) use fitted::Keys;
 pub use fitted::{FittedVectorizer, VocabularyFile};
 pub use fitter::{CountRows, Fitter, TrainingRows, WeighedRows};
 use gram_index::LazyGrams;
-pub(crate) use growing::GrowingVocabulary;
+pub(crate) use growing::{GrowingVocabulary, WeighTable};
 pub use hashing::{murmurhash3_32, HashedCounter, Hashing};
 pub use interner::Interner;
 pub(crate) use matrix::{fill_renumbered, fill_rows, pick_rows};

@@ -138,10 +138,21 @@ impl Weighting {
     /// Like [`Weighting::weigh`], with `idf_of(k)` giving the idf of the row's `k`-th term: for
     /// a vocabulary that grows, whose idf is computed when needed.
     pub(crate) fn weigh_by(&self, values: &mut [f64], doc_len: u32, idf_of: impl Fn(usize) -> f64) {
+        self.weigh_with(values, |count| self.tf(count, doc_len), idf_of);
+    }
+
+    /// Like [`Weighting::weigh_by`], with `tf_of(count)` giving the tf factor of a count: for a
+    /// caller that has the factors at hand.
+    pub(crate) fn weigh_with(
+        &self,
+        values: &mut [f64],
+        tf_of: impl Fn(f64) -> f64,
+        idf_of: impl Fn(usize) -> f64,
+    ) {
         // A hashed column's count can be negative (signed hashing): the factor is that of its
         // magnitude, with its sign. A count of a vocabulary's term is positive and unchanged.
         for (k, value) in values.iter_mut().enumerate() {
-            let factor = self.tf(value.abs(), doc_len) * idf_of(k);
+            let factor = tf_of(value.abs()) * idf_of(k);
             *value = if *value < 0.0 { -factor } else { factor };
         }
         if self.norm == Norm::L2 {

@@ -21,10 +21,11 @@ pub(crate) struct OnlineNb {
     class_totals: Vec<f64>,
     /// Per feature, (class, sum) for each class with a non-zero sum.
     features: Vec<Vec<(u32, f64)>>,
-    /// Per feature, log(α + s) − log α of each sum in `features`, in the same order: what one
-    /// unit of the feature adds to a class's multinomial score beyond an unseen one. Kept as
-    /// the sums change, so that scoring a document takes no logarithm per term.
-    gains: Vec<Vec<f64>>,
+    /// Per feature, (class, log(α + s) − log α) for each sum s in `features`, in the same
+    /// order: what one unit of the feature adds to a class's multinomial score beyond an unseen
+    /// one. Kept as the sums change, so that scoring a document takes no logarithm per term;
+    /// with its class beside it, so that scoring reads one list per term, not two.
+    gains: Vec<Vec<(u32, f64)>>,
     /// Complement: S_j, Σ S_j, Σ_j log(α + S_j), and per class Σ_j log(α + S_j − s_cj).
     feature_totals: Vec<f64>,
     grand: f64,
@@ -129,11 +130,11 @@ impl OnlineNb {
         match sums.iter().position(|(c, _)| *c == class) {
             Some(k) => {
                 sums[k].1 += value;
-                gains[k] = (alpha + sums[k].1).ln() - alpha.ln();
+                gains[k].1 = (alpha + sums[k].1).ln() - alpha.ln();
             }
             None => {
                 sums.push((class, value));
-                gains.push((alpha + value).ln() - alpha.ln());
+                gains.push((class, (alpha + value).ln() - alpha.ln()));
             }
         }
         self.class_totals[class as usize] += value;
@@ -193,7 +194,7 @@ impl OnlineNb {
             *score = priors[c] + total * (alpha.ln() - denominator);
         }
         for &(j, v) in row {
-            for (&(c, _), &gain) in self.features[j].iter().zip(&self.gains[j]) {
+            for &(c, gain) in &self.gains[j] {
                 out[c as usize] += v * gain;
             }
         }
