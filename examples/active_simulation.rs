@@ -3,10 +3,11 @@
 //!
 //! Each run starts from 2 labelled documents per class (chosen by a seeded hash of their ids),
 //! then asks for batches of documents as `suggest` picks them (the same `active::Picker`), learns
-//! their labels, and scores multinomial naive Bayes (alpha 0.01, the default analysis) on a test
-//! part after every batch, until the label budget is spent. The pool's and the test part's texts
-//! are vectorized once, over one vocabulary fitted on all of them (the text, never the labels),
-//! so that a batch costs a fit on the labelled rows and a scoring of the pool.
+//! their labels, and scores the learner (`--learner`: multinomial naive Bayes with alpha 0.01 by
+//! default, complement NB, or the linear SVM; `benches/active.sh` uses the SVM) on a test part
+//! after every batch, until the label budget is spent. The pool's and the test part's texts are
+//! vectorized once, over one vocabulary fitted on all of them (the text, never the labels), so
+//! that a batch costs a fit on the labelled rows and a scoring of the pool.
 //!
 //! ```sh
 //! cargo run --release --example active_simulation -- TRAIN --test TEST --labels 1000
