@@ -12,7 +12,7 @@
 # The model starts from the first 1,000 messages of the SMS Spam Collection; the requests cycle
 # over 40 bodies of 100 other messages each (4,000 in all), so the vocabulary and the counts grow
 # as they would. Needs wrk (apt-get install wrk) and curl. The server checkpoints as its flags say
-# (by default every 1,000 documents), and each checkpoint writes the whole model file.
+# (by default every 10,000 documents), and each checkpoint writes the whole model file.
 set -euo pipefail
 corpora=${1:-../shared/corpora}
 cd "$(dirname "$0")/.."

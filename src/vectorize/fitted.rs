@@ -600,8 +600,11 @@ impl MergedTerms {
 fn merge_terms(ours: &FittedVectorizer, theirs: &FittedVectorizer, min_df: u32) -> MergedTerms {
     use std::cmp::Ordering;
     let capacity = ours.terms.len() + theirs.terms.len();
+    // The text's room is taken at once: grown by doubling, a large vocabulary's was copied and
+    // its new pages zeroed again and again, at every update of a served model.
+    let bytes = ours.terms.text_len() + theirs.terms.text_len();
     let mut merged = MergedTerms {
-        terms: TermList::with_capacity(capacity, 0),
+        terms: TermList::with_capacity(capacity, bytes),
         df: Vec::with_capacity(capacity),
         ours: Vec::with_capacity(ours.terms.len()),
         theirs: Vec::with_capacity(theirs.terms.len()),

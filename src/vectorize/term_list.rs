@@ -72,6 +72,11 @@ impl TermList {
         self.text.get(range).unwrap_or_default()
     }
 
+    /// The bytes of all the terms together.
+    pub(crate) fn text_len(&self) -> usize {
+        self.ends.last().map_or(0, |&end| end as usize)
+    }
+
     /// Number of terms.
     pub fn len(&self) -> usize {
         self.ends.len()
