@@ -18,11 +18,11 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::label_sets::{HeldOutScores, LabelSets};
-use super::platt::Sigmoid;
+use super::platt::{self, Sigmoid};
 use super::reservoir::{KeptRow, Reservoir};
 use crate::error::{Error, Result};
 pub(crate) use crate::vectorize::matrix_row as row;
-use crate::vectorize::{pick_rows, Matrix, MatrixBuilder, SparseRow};
+use crate::vectorize::{Matrix, MatrixBuilder, SparseRow};
 pub(crate) use dual::Start;
 use dual::{Rows, Solution};
 pub(crate) use params::{Convergence, Targets};
@@ -386,29 +386,15 @@ impl LinearSvm {
         classes: usize,
         params: SvmParams,
     ) -> Result<Self> {
-        let (held, kept): (Vec<usize>, Vec<usize>) = (0..labels.len()).partition(|i| i % 5 == 0);
-        let pick = |rows: &[usize]| -> Result<(Matrix, Vec<u32>)> {
-            let picked = rows.iter().map(|&i| labels[i]).collect();
-            Ok((pick_rows(x, rows)?, picked))
-        };
-        let ((fit_x, fit_y), (held_x, held_y)) = (pick(&kept)?, pick(&held)?);
-        let scorer = LinearSvm::train(&fit_x, &fit_y, classes, params)?;
-        let mut decisions = vec![Vec::with_capacity(held_y.len()); classes];
-        let mut scores = vec![0.0; classes];
-        for i in 0..held_y.len() {
-            let (indices, values) = row(&held_x, i);
-            scorer.scores(indices, values, &mut scores);
-            decisions
-                .iter_mut()
-                .zip(&scores)
-                .for_each(|(d, &s)| d.push(s));
-        }
-        let sigmoids = (0..classes)
-            .map(|c| {
-                let positive: Vec<bool> = held_y.iter().map(|&l| l as usize == c).collect();
-                Sigmoid::fit(&decisions[c], &positive)
-            })
-            .collect();
+        let sigmoids = platt::held_out_sigmoids(x, labels, classes, |fit_x, fit_y, held_x| {
+            let scorer = LinearSvm::train(fit_x, fit_y, classes, params)?;
+            let mut decisions = vec![0.0; held_x.rows() * classes];
+            for (i, out) in decisions.chunks_exact_mut(classes).enumerate() {
+                let (indices, values) = row(held_x, i);
+                scorer.scores(indices, values, out);
+            }
+            Ok(decisions)
+        })?;
         let mut svm = LinearSvm::train(x, labels, classes, params)?;
         svm.calibration = Some(sigmoids);
         Ok(svm)

@@ -6,6 +6,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::Result;
+use crate::vectorize::{pick_rows, Matrix};
+
 /// A fitted sigmoid.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Sigmoid {
@@ -85,6 +88,33 @@ impl Sigmoid {
         }
         Sigmoid { a, b }
     }
+}
+
+/// One sigmoid per class, fitted as both SVMs calibrate: `held_out_decisions` trains on four
+/// fifths of the rows of `x` (all but every fifth) and gives the decision values of the held-out
+/// fifth, row-major with `classes` per row; each class's sigmoid is fitted to them. A model
+/// calibrated on rows it was trained on would be overconfident.
+pub(crate) fn held_out_sigmoids(
+    x: &Matrix,
+    labels: &[u32],
+    classes: usize,
+    held_out_decisions: impl FnOnce(&Matrix, &[u32], &Matrix) -> Result<Vec<f64>>,
+) -> Result<Vec<Sigmoid>> {
+    let (held, kept): (Vec<usize>, Vec<usize>) = (0..labels.len()).partition(|i| i % 5 == 0);
+    let pick = |rows: &[usize]| -> Result<(Matrix, Vec<u32>)> {
+        let picked = rows.iter().map(|&i| labels[i]).collect();
+        Ok((pick_rows(x, rows)?, picked))
+    };
+    let ((fit_x, fit_y), (held_x, held_y)) = (pick(&kept)?, pick(&held)?);
+    let decisions = held_out_decisions(&fit_x, &fit_y, &held_x)?;
+    let sigmoids = (0..classes)
+        .map(|c| {
+            let class: Vec<f64> = decisions.iter().skip(c).step_by(classes).copied().collect();
+            let positive: Vec<bool> = held_y.iter().map(|&l| l as usize == c).collect();
+            Sigmoid::fit(&class, &positive)
+        })
+        .collect();
+    Ok(sigmoids)
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
 use super::*;
-use crate::vectorize::{MatrixBuilder, SparseRow};
+use crate::vectorize::{pick_rows, MatrixBuilder, SparseRow};
 
 /// Two clusters in three dimensions, labels 0 and 1, plus a third class on its own axis.
 fn points() -> (Matrix, Vec<u32>) {
