@@ -50,6 +50,7 @@ impl Classifier {
             }
             Classifier::Selected(_) => return Err(not_updatable()),
             Classifier::KernelSvm(_) => return Err(kernel_not_updatable()),
+            Classifier::Approximated(approx) => approx.update(rows, ids, classes, columns)?,
             Classifier::MultiLabel(_) => {
                 // Documents with one label each are label sets of one.
                 let mut sets = LabelSets::new();
