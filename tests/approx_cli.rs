@@ -41,14 +41,18 @@ fn classified_right(model: &std::path::Path) -> usize {
 #[test]
 fn approximated_models_train_classify_evaluate_and_inspect() {
     let dir = tempfile::tempdir().unwrap();
+    // Measured: of the 61 training documents, 54 right with Nyström, 58 with Fourier
+    // features, at M = 40 (γ scale, C 3, seed 1).
     let cases = [
         (
             "nystroem",
             "over a Nyström approximation of the rbf kernel (gamma ",
+            54,
         ),
         (
             "rff",
             "over random Fourier features of the rbf kernel (gamma ",
+            58,
         ),
     ];
     for (approx, words, right) in cases {
@@ -74,7 +78,7 @@ fn approximated_models_train_classify_evaluate_and_inspect() {
         let (code, stdout, stderr) = outcome(&bowline(&["inspect", arg(&model), "--json"], b""));
         assert_eq!(code, 0, "{stderr}");
         let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
-        let parameters = &report["classifier"]["parameters"];
+        let parameters = &report["classifier"];
         assert_eq!(parameters["approx"], approx, "{stdout}");
         assert_eq!(parameters["components"], 40, "{stdout}");
     }
