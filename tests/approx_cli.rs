@@ -201,6 +201,12 @@ fn explain_export_and_learn_refuse_an_approx_model_clearly() {
         &["classify", arg(&model), "corpora", "--explain", "3"],
         "cannot be explained by term: its features are kernel values or Fourier features",
     );
+    // learn teaches naive Bayes one document at a time; update teaches this model.
+    fails_with(
+        &["learn", arg(&model)],
+        "learn works on naive Bayes models, and this is a svm model; teach it more documents \
+         with `update`",
+    );
     fails_with(
         &["export", arg(&model), "--json"],
         "a linear SVM over a kernel approximation (--approx) cannot be exported",

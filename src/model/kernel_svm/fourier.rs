@@ -111,7 +111,7 @@ impl FourierFeatures {
     }
 
     /// z(x) for every row of `x`, row-major, M per row; columns the map was not fitted on are
-    /// left out. The columns that occur are taken [`COLUMN_BLOCK`] at a time: their weights
+    /// left out. The columns that occur are taken `COLUMN_BLOCK` at a time: their weights
     /// are drawn (in parallel), then every row adds its values' share, rows in parallel.
     pub fn transform_dense(&self, x: &Matrix) -> Vec<f64> {
         use rayon::prelude::*;

@@ -18,7 +18,9 @@ impl Classifier {
     /// weights again from the merged document frequencies: with no pruning the result is the
     /// model trained on all documents at once. The SVM continues its dual problem over its
     /// reservoir of earlier rows, re-weighted with the new idf, plus the new rows (see
-    /// [`LinearSvm::update`](crate::model::LinearSvm::update)).
+    /// [`LinearSvm::update`](crate::model::LinearSvm::update)); over a kernel approximation, it
+    /// does so on the mapped rows, the map kept as fitted (see
+    /// [`Approximated::update`](crate::model::Approximated::update)).
     pub fn update(
         &mut self,
         rows: &Matrix,
