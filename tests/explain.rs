@@ -49,6 +49,7 @@ fn classifier_classes(classifier: &Classifier) -> usize {
         Classifier::Selected(_) => unreachable!("no selection here"),
         Classifier::MultiLabel(multi) => multi.labels(),
         Classifier::KernelSvm(_) => unreachable!("a kernel SVM has no explanation"),
+        Classifier::Approximated(_) => unreachable!("an approximated SVM has no explanation"),
     }
 }
 

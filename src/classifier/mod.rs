@@ -60,7 +60,7 @@ pub use update::Updated;
 use crate::analyze::{Analyzer, AnalyzerConfig};
 use crate::corpus::Entry;
 use crate::error::{Error, Result};
-use crate::model::{KernelSvmParams, Kind, Model, Trainer};
+use crate::model::{ApproxParams, KernelSvmParams, Kind, Model, Trainer};
 use crate::pipeline::PipelineConfig;
 use crate::vectorize::{Hashing, VectorizerConfig};
 
@@ -207,6 +207,17 @@ impl Builder {
             .trainer
             .with_kernel(params)
             .ok_or_else(|| Error::Config("a kernel is for the SVM (--classifier svm)".into()))?;
+        Ok(self)
+    }
+
+    /// Trains the linear SVM over an approximation of the RBF kernel (`--approx`): a feature
+    /// map fitted on the weighted training rows with the SVM's seed, saved in the model. Only
+    /// the linear SVM takes one; another kind is refused, as are parameters out of range.
+    pub fn approx(mut self, params: ApproxParams) -> Result<Self> {
+        params.validate()?;
+        self.trainer = self.trainer.with_approx(params).ok_or_else(|| {
+            Error::Config("--approx is for the linear SVM (--classifier svm)".into())
+        })?;
         Ok(self)
     }
 

@@ -230,6 +230,13 @@ impl Builder {
                     .into(),
             ));
         }
+        if self.trainer.approximated().is_some() {
+            return Err(Error::Config(
+                "--tune cannot be used with --approx: tuning does not choose an approximation, \
+                 gamma or C yet; train with --approx, --components, --c and --gamma"
+                    .into(),
+            ));
+        }
         if options.folds < 2 || options.budget.is_nan() || options.budget <= 0.0 {
             return Err(Error::Config(
                 "--tune-folds must be at least 2 and --tune-budget above 0".into(),

@@ -6,8 +6,8 @@ use clap::Args;
 use super::choice::choice;
 use super::AnalysisArgs;
 use bowline::jobs::settings::{
-    AnalyzerConfig, ClassifierFlags, Gamma, KernelFlags, KernelKind, Loss, MultiLabelOptions,
-    PriorChoice, Similarity, Smoothing, VocabularyFlags,
+    AnalyzerConfig, Approximation, ClassifierFlags, Gamma, KernelFlags, KernelKind, Loss,
+    MultiLabelOptions, PriorChoice, Similarity, Smoothing, VocabularyFlags,
 };
 use bowline::{Builder, Kind, Result};
 
@@ -54,6 +54,12 @@ pub struct ClassifierArgs {
     /// SVM: train an exact kernel SVM (SMO, one-vs-rest) with this kernel [default: linear SVM].
     #[arg(long, value_parser = choice::<KernelKind>())]
     pub kernel: Option<KernelKind>,
+    /// SVM: the linear SVM over this approximation of the rbf kernel (drawn with --seed).
+    #[arg(long, value_parser = choice::<Approximation>())]
+    pub approx: Option<Approximation>,
+    /// --approx: M, its landmarks or Fourier features, 1 to 10000 [default: 100].
+    #[arg(long, value_name = "M")]
+    pub components: Option<usize>,
     /// Kernel SVM: γ of poly and rbf, > 0, or `scale`, 1 / (features · Var(X)) [default: scale].
     #[arg(long)]
     pub gamma: Option<Gamma>,
@@ -122,6 +128,8 @@ impl ClassifierArgs {
                 degree: self.degree,
                 coef0: self.coef0,
                 cache_mb: self.cache_mb,
+                approx: self.approx,
+                components: self.components,
             },
         }
     }

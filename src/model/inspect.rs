@@ -26,6 +26,8 @@ pub(crate) enum TermBasis {
     /// The kernel SVM: the term's weight in Σ y·α·x over the support vectors, the decision
     /// value's weight for the linear kernel only.
     SupportWeight,
+    /// A linear SVM over a kernel approximation, whose features are not terms: no terms.
+    NoTerms,
 }
 
 impl TermBasis {
@@ -45,6 +47,9 @@ impl TermBasis {
             TermBasis::SupportWeight => {
                 "weight in the class's coefficient-weighted sum of support vectors (the decision \
                  value's weight for the linear kernel only)"
+            }
+            TermBasis::NoTerms => {
+                "none: the SVM's features approximate a kernel (--approx) and are not terms"
             }
         }
     }

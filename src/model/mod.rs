@@ -5,6 +5,7 @@
 //! `kinds.rs` is the one place that lists the kinds and dispatches on them ([`Kind`],
 //! [`Classifier`], [`Trainer`]); each kind's own folder holds its mathematics.
 
+pub mod approx;
 pub mod decision;
 pub mod explain;
 pub mod export;
@@ -24,9 +25,13 @@ pub(crate) mod random;
 pub mod reservoir;
 pub mod wal;
 
+pub use approx::{ApproxParams, Approximated, Approximation};
 pub use decision::{CostMatrix, Decision};
 pub use explain::Attribution;
-pub use format::{Model, ModelLock, FORMAT_VERSION, HASHED_FORMAT_VERSION, KERNEL_FORMAT_VERSION};
+pub use format::{
+    Model, ModelLock, APPROX_FORMAT_VERSION, FORMAT_VERSION, HASHED_FORMAT_VERSION,
+    KERNEL_FORMAT_VERSION,
+};
 pub(crate) use info::utc_now;
 pub use info::{TrainingInfo, Tuned};
 pub(crate) use inspect::TermBasis;

@@ -7,8 +7,8 @@ use crate::classifier::Builder;
 use crate::error::{Error, Result};
 use crate::model::kernel_svm::{Gamma, Kernel, KernelKind};
 use crate::model::{
-    KernelSvmParams, Kind, KnnParams, Loss, Params, Priors, Similarity, Smoothing, SvmParams,
-    Trainer,
+    ApproxParams, Approximation, KernelSvmParams, Kind, KnnParams, Loss, Params, Priors,
+    Similarity, Smoothing, SvmParams, Trainer,
 };
 use crate::vectorize::{VectorizerConfig, Weighting};
 
@@ -90,6 +90,10 @@ pub struct KernelFlags {
     pub coef0: Option<f64>,
     /// Megabytes of kernel rows cached.
     pub cache_mb: Option<usize>,
+    /// The linear SVM over this approximation of the RBF kernel, instead of a kernel SVM.
+    pub approx: Option<Approximation>,
+    /// The approximation's M.
+    pub components: Option<usize>,
 }
 
 impl KernelFlags {
@@ -98,18 +102,26 @@ impl KernelFlags {
     /// out of range is refused by name.
     fn params(&self, c: Option<f64>, tolerance: Option<f64>) -> Result<Option<KernelSvmParams>> {
         let Some(kind) = self.kind else {
-            let given = self.gamma.is_some()
+            let given = (self.gamma.is_some() && self.approx.is_none())
                 || self.degree.is_some()
                 || self.coef0.is_some()
                 || self.cache_mb.is_some();
             return match given {
                 true => Err(Error::Config(
-                    "--gamma, --degree, --coef0 and --cache-mb are kernel SVM flags: give --kernel"
+                    "--gamma, --degree, --coef0 and --cache-mb are kernel SVM flags: give --kernel \
+                     (or --approx, for --gamma)"
                         .into(),
                 )),
                 false => Ok(None),
             };
         };
+        if self.approx.is_some() {
+            return Err(Error::Config(
+                "--approx and --kernel exclude each other: --approx trains the linear SVM over an \
+                 approximation of the rbf kernel, --kernel an exact kernel SVM"
+                    .into(),
+            ));
+        }
         let defaults = KernelSvmParams::default();
         let base = Kernel::new(kind);
         let cache_bytes = match self.cache_mb {
@@ -131,6 +143,28 @@ impl KernelFlags {
             tolerance: tolerance.unwrap_or(defaults.tolerance),
             cache_bytes,
             shrinking: defaults.shrinking,
+        };
+        params.validate()?;
+        Ok(Some(params))
+    }
+}
+
+impl KernelFlags {
+    /// The approximation's parameters, or `None` without `--approx`; `--components` needs it.
+    fn approx_params(&self) -> Result<Option<ApproxParams>> {
+        let Some(approximation) = self.approx else {
+            return match self.components {
+                Some(_) => Err(Error::Config(
+                    "--components is an --approx flag: give --approx nystroem or rff".into(),
+                )),
+                None => Ok(None),
+            };
+        };
+        let base = ApproxParams::new(approximation);
+        let params = ApproxParams {
+            components: self.components.unwrap_or(base.components),
+            gamma: self.gamma.unwrap_or(base.gamma),
+            ..base
         };
         params.validate()?;
         Ok(Some(params))
@@ -160,6 +194,7 @@ impl ClassifierFlags {
                 similarity: self.similarity.unwrap_or(knn.similarity),
             },
             kernel: (self.kernel).params(self.c, self.tolerance)?,
+            approx: self.kernel.approx_params()?,
         };
         kind.trainer(&params, weighting)
     }
@@ -195,7 +230,9 @@ impl ClassifierFlags {
         let knn_flags = self.k.is_some() || self.similarity.is_some();
         if self.kernel != KernelFlags::default() && kind != Kind::Svm {
             return Err(Error::Config(
-                "--kernel, --gamma, --degree, --coef0 and --cache-mb are SVM flags".into(),
+                "--kernel, --gamma, --degree, --coef0, --cache-mb, --approx and --components are \
+                 SVM flags"
+                    .into(),
             ));
         }
         let linear_only =

@@ -29,6 +29,7 @@ pub use crate::analyze::{AnalyzerConfig, Language, StopWords};
 pub use crate::classifier::{MultiLabelOptions, TuneOptions, TuneOutcome};
 pub use crate::corpus::{Document, Entry, InputFormat, ReadOptions, DEFAULT_MAX_DOC_BYTES};
 pub use crate::model::kernel_svm::{Gamma, KernelKind};
+pub use crate::model::Approximation;
 pub use crate::model::{Decision, Loss, Similarity, Smoothing};
 pub use crate::pipeline::{default_threads, PipelineConfig, StageObserver, StageStats};
 pub use crate::select::{Greedy, Metric, RankBy};

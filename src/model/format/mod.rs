@@ -38,6 +38,7 @@
 //! | 9 | in the tuning record, whether tuning kept its starting configuration over a better trial |
 //! | 10 | for hashed terms, the hashed columns that occur, at the end of the vectorizer; arrays hold those columns alone instead of all 2^bits. Only a hashed model is written in format 10; any other is written in format 9, as before |
 //! | 11 | the kernel SVM, the classifier's last variant: its kernel, support vectors (as sections), coefficients, intercepts and sigmoids. Only a model with a kernel SVM is written in format 11, hashed or not; any other is written in format 9 or 10, as before |
+//! | 12 | the linear SVM over a kernel approximation (`--approx`), the classifier's last variant: its feature map (Nyström's landmarks and map as sections, or random Fourier features' seed, γ, offsets and per-column keys) and the linear SVM. Only such a model is written in format 12 |
 //!
 //! `versions.rs` holds the same history as the decoder reads it: the fields that each format
 //! added, which a file of an earlier format lacks and which read as their defaults (not hashed,
@@ -50,7 +51,9 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-pub use self::versions::{FORMAT_VERSION, HASHED_FORMAT_VERSION, KERNEL_FORMAT_VERSION};
+pub use self::versions::{
+    APPROX_FORMAT_VERSION, FORMAT_VERSION, HASHED_FORMAT_VERSION, KERNEL_FORMAT_VERSION,
+};
 use super::{Classifier, TrainingInfo};
 use crate::error::{Error, Result};
 use crate::packed::sections::{self, Backing, Reader, Sections};
@@ -114,7 +117,9 @@ impl Model {
         let postcard = measured.postcard.len() as u64;
         let mut header = Vec::with_capacity(HEADER_6);
         header.extend_from_slice(MAGIC);
+        let approximated = self.classifier.approximated().is_some();
         let version = match (self.every_field(), self.vectorizer.hashing()) {
+            (true, _) if approximated => APPROX_FORMAT_VERSION,
             (true, _) => KERNEL_FORMAT_VERSION,
             (false, Some(_)) => HASHED_FORMAT_VERSION,
             (false, None) => FORMAT_VERSION,
@@ -130,10 +135,11 @@ impl Model {
     }
 
     /// Whether the model is written in the newest format, which holds every field its reader
-    /// reads (the hashed columns even when empty): a model with a kernel SVM. Any other is
-    /// written in format 9 or 10, as before that format.
+    /// reads (the hashed columns even when empty): a model with a kernel SVM (format 11) or a
+    /// linear SVM over a kernel approximation (format 12). Any other is written in format 9 or
+    /// 10, as before those formats.
     fn every_field(&self) -> bool {
-        self.classifier.kernel_svm().is_some()
+        self.classifier.kernel_svm().is_some() || self.classifier.approximated().is_some()
     }
 
     /// Writes the sections, then the postcard part, after the header.
@@ -354,10 +360,10 @@ fn check_header(bytes: &[u8], path: &Path) -> Result<u32> {
         ));
     }
     let version = version_of(bytes);
-    if !(versions::OLDEST..=KERNEL_FORMAT_VERSION).contains(&version) {
+    if !(versions::OLDEST..=APPROX_FORMAT_VERSION).contains(&version) {
         return Err(problem(format!(
             "model format version {version}; this bowline reads versions {} to \
-             {KERNEL_FORMAT_VERSION}",
+             {APPROX_FORMAT_VERSION}",
             versions::OLDEST
         )));
     }

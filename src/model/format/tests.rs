@@ -55,8 +55,8 @@ fn every_kind_of_bad_file_has_its_own_message() {
     flipped[last] ^= 0xFF;
     assert!(error_of(&flipped).contains("checksum mismatch"));
     let mut future = bytes.clone();
-    future[8..12].copy_from_slice(&(KERNEL_FORMAT_VERSION + 1).to_le_bytes());
-    let newer = format!("format version {}", KERNEL_FORMAT_VERSION + 1);
+    future[8..12].copy_from_slice(&(APPROX_FORMAT_VERSION + 1).to_le_bytes());
+    let newer = format!("format version {}", APPROX_FORMAT_VERSION + 1);
     assert!(error_of(&future).contains(&newer));
     assert!(Model::load(Path::new("/no/such/model"))
         .unwrap_err()

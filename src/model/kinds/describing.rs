@@ -48,6 +48,20 @@ impl Classifier {
                     "reservoir_rows": svm.reservoir().rows().len(),
                 })
             }
+            Classifier::Approximated(approx) => {
+                let map = &approx.map;
+                let svm = &approx.svm;
+                json!({
+                    "c": svm.params().c,
+                    "loss": loss_flag(svm.params().loss),
+                    "approx": map.approximation().name(),
+                    "components": map.components(),
+                    "features": map.features(),
+                    "gamma": map.gamma(),
+                    "calibrated": svm.is_calibrated(),
+                    "reservoir_rows": svm.reservoir().rows().len(),
+                })
+            }
             Classifier::KernelSvm(svm) => {
                 let kernel = svm.kernel();
                 let converged = svm.converged().iter().filter(|&&c| c).count();
@@ -136,6 +150,10 @@ impl Classifier {
                 )
             }
             Classifier::KernelSvm(svm) => kernel_words(svm),
+            Classifier::Approximated(approx) => {
+                let linear = Classifier::Svm(approx.svm.clone()).words();
+                format!("{linear}; over {}", approx.describe_map())
+            }
             Classifier::Knn(knn) => {
                 let p = knn.params();
                 let similarity = match p.similarity {

@@ -15,6 +15,17 @@ impl Classifier {
             Classifier::Svm(svm) => svm.attribute(indices, values, class),
             Classifier::Knn(knn) => knn.attribute(indices, values, class),
             Classifier::KernelSvm(svm) => svm.attribute(indices, values, class),
+            Classifier::Approximated(approx) => {
+                // Its features are not terms, so the whole score is the bias (explaining refuses
+                // it before asking).
+                let mut scores = vec![0.0; approx.svm.classes()];
+                approx.scores(indices, values, &mut scores);
+                Attribution {
+                    score: scores[class],
+                    bias: scores[class],
+                    terms: Vec::new(),
+                }
+            }
             Classifier::MultiLabel(multi) => multi.scorer.attribute(indices, values, class),
             Classifier::Selected(selected) => {
                 // Selected columns are numbered in vocabulary order, so `kept` is sorted by both.
@@ -44,6 +55,14 @@ impl Classifier {
     /// Refuses a classifier whose scores are not a sum over terms, so that an explanation would
     /// have no terms: a kernel SVM's decision value is a sum over its support vectors.
     pub fn check_explainable(&self) -> crate::error::Result<()> {
+        if self.approximated().is_some() {
+            return Err(crate::error::Error::Config(
+                "a linear SVM over a kernel approximation (--approx) cannot be explained by \
+                 term: its features are kernel values or Fourier features, not terms; train \
+                 without --approx to explain"
+                    .into(),
+            ));
+        }
         match self.kernel_svm() {
             Some(_) => Err(crate::error::Error::Config(
                 "a kernel SVM cannot be explained by term: its decision value is a sum of kernel \

@@ -78,6 +78,10 @@ impl Serialize for Exported<'_> {
             Classifier::NaiveBayes(nb) => naive_bayes_fields(nb, outer, serializer),
             Classifier::Knn(knn) => knn_fields(knn, outer, serializer),
             Classifier::KernelSvm(svm) => kernel_svm_fields(svm, outer, serializer),
+            Classifier::Approximated(_) => Err(serde::ser::Error::custom(
+                "a linear SVM over a kernel approximation (--approx) cannot be exported: its \
+                 feature map has no place in the export's schema",
+            )),
             Classifier::MultiLabel(multi) => {
                 let mut s = serializer.serialize_struct("MultiLabel", 4)?;
                 s.serialize_field("type", "multi_label")?;

@@ -4,7 +4,7 @@
 use super::{Classifier, PerLabel};
 use crate::model::inspect::{
     binary_nb_terms, in_vocabulary, kernel_svm_terms, knn_terms, naive_bayes_terms, svm_terms,
-    ClassTerms,
+    ClassTerms, TermBasis,
 };
 
 impl Classifier {
@@ -22,6 +22,11 @@ impl Classifier {
             },
             Classifier::Knn(knn) => knn_terms(knn, k),
             Classifier::KernelSvm(svm) => kernel_svm_terms(svm, k),
+            // Its features are kernel values or Fourier features, none of them a term.
+            Classifier::Approximated(approx) => ClassTerms {
+                basis: TermBasis::NoTerms,
+                classes: vec![Vec::new(); approx.svm.classes()],
+            },
             Classifier::Selected(selected) => {
                 in_vocabulary(selected.inner.top_terms(k), &selected.columns)
             }

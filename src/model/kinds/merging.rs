@@ -21,6 +21,7 @@ impl Classifier {
             Classifier::Selected(_) => "selected-feature",
             Classifier::MultiLabel(_) => "multi-label",
             Classifier::KernelSvm(_) => "kernel SVM",
+            Classifier::Approximated(_) => "kernel-approximation SVM",
             other => other.name(),
         };
         Error::Config(format!(

@@ -6,7 +6,8 @@ use super::Kind;
 use crate::error::{Error, Result};
 use crate::model::multilabel::MultiLabelClassifier;
 use crate::model::{
-    normalize_log_probabilities, normalize_votes, KernelSvm, Knn, LinearSvm, NaiveBayes,
+    normalize_log_probabilities, normalize_votes, Approximated, KernelSvm, Knn, LinearSvm,
+    NaiveBayes,
 };
 
 /// A trained classifier.
@@ -27,6 +28,9 @@ pub enum Classifier {
     /// An exact kernel SVM, one-vs-rest, over its support vectors. (After the others, so that
     /// they keep their numbers; a file that holds one is of its own format version.)
     KernelSvm(Box<KernelSvm>),
+    /// A linear SVM over an approximation of the RBF kernel. (After the others, so that they
+    /// keep their numbers; a file that holds one is of its own format version.)
+    Approximated(Box<Approximated>),
 }
 
 /// A classifier over a subset of the columns.
@@ -48,7 +52,10 @@ impl Classifier {
             }
             Classifier::Knn(knn) => knn.derive_weights(),
             Classifier::Selected(selected) => selected.inner.derive_stored_parts(),
-            Classifier::Svm(_) | Classifier::MultiLabel(_) | Classifier::KernelSvm(_) => {}
+            Classifier::Svm(_)
+            | Classifier::MultiLabel(_)
+            | Classifier::KernelSvm(_)
+            | Classifier::Approximated(_) => {}
         }
     }
 
@@ -62,7 +69,8 @@ impl Classifier {
             Classifier::Svm(_)
             | Classifier::Knn(_)
             | Classifier::Selected(_)
-            | Classifier::KernelSvm(_) => {}
+            | Classifier::KernelSvm(_)
+            | Classifier::Approximated(_) => {}
         }
     }
 
@@ -75,6 +83,7 @@ impl Classifier {
             Classifier::Knn(knn) => knn.scores(indices, values, out),
             Classifier::MultiLabel(multi) => multi.scores(indices, values, out),
             Classifier::KernelSvm(svm) => svm.scores(indices, values, out),
+            Classifier::Approximated(approx) => approx.scores(indices, values, out),
             Classifier::Selected(selected) => {
                 // Selected columns are numbered in vocabulary order, so the row stays sorted.
                 let (kept, weights): (Vec<u32>, Vec<f64>) = indices
@@ -95,9 +104,11 @@ impl Classifier {
     /// classes but is not calibrated, and should be called scores.
     pub(crate) fn gives_probabilities(&self) -> bool {
         let kernel_calibrated = self.kernel_svm().is_none_or(KernelSvm::is_calibrated);
+        let approximated = self.approximated().map(|a| &a.svm);
         self.multi_label().is_none()
             && self.svm().is_none_or(LinearSvm::is_calibrated)
             && kernel_calibrated
+            && approximated.is_none_or(LinearSvm::is_calibrated)
     }
 
     /// Fills `out` (one slot per class) with one weighted row's class probabilities: its
@@ -115,6 +126,7 @@ impl Classifier {
         let calibrated = match self {
             Classifier::Svm(svm) => svm.calibrate_scores(scores),
             Classifier::KernelSvm(svm) => svm.calibrate_scores(scores),
+            Classifier::Approximated(approx) => approx.svm.calibrate_scores(scores),
             Classifier::NaiveBayes(_) => false,
             Classifier::Selected(selected) => return selected.inner.probabilities(scores),
             Classifier::Knn(_) => return normalize_votes(scores),
@@ -136,6 +148,7 @@ impl Classifier {
             Classifier::Knn(knn) => knn.classes(),
             Classifier::MultiLabel(multi) => multi.labels(),
             Classifier::KernelSvm(svm) => svm.classes(),
+            Classifier::Approximated(approx) => approx.svm.classes(),
         }
     }
 
@@ -148,6 +161,7 @@ impl Classifier {
             Classifier::Knn(knn) => knn.features(),
             Classifier::MultiLabel(multi) => multi.scorer.features(),
             Classifier::KernelSvm(svm) => svm.features(),
+            Classifier::Approximated(approx) => approx.map.columns(),
         }
     }
 
@@ -169,6 +183,7 @@ impl Classifier {
             Classifier::Svm(svm) => svm.check(),
             Classifier::MultiLabel(multi) => multi.check(),
             Classifier::KernelSvm(svm) => svm.check(),
+            Classifier::Approximated(approx) => approx.check(),
             // k-NN checks its parts as it is decoded.
             Classifier::Knn(_) => Ok(()),
         }
@@ -207,6 +222,14 @@ impl Classifier {
         }
     }
 
+    /// The linear SVM over a kernel approximation this classifier is, if it is one.
+    pub fn approximated(&self) -> Option<&Approximated> {
+        match self {
+            Classifier::Approximated(approx) => Some(approx),
+            _ => None,
+        }
+    }
+
     /// The (single-label) naive Bayes this classifier is, if it is one.
     pub(crate) fn naive_bayes(&self) -> Option<&NaiveBayes> {
         match self {
@@ -219,7 +242,9 @@ impl Classifier {
     pub fn kind(&self) -> Kind {
         match self {
             Classifier::NaiveBayes(nb) => nb.kind().kind(),
-            Classifier::Svm(_) | Classifier::KernelSvm(_) => Kind::Svm,
+            Classifier::Svm(_) | Classifier::KernelSvm(_) | Classifier::Approximated(_) => {
+                Kind::Svm
+            }
             Classifier::Selected(selected) => selected.inner.kind(),
             Classifier::Knn(_) => Kind::Knn,
             Classifier::MultiLabel(multi) => multi.scorer.kind(),

@@ -6,8 +6,8 @@ use crate::error::{Error, Result};
 use crate::model::multilabel::{BinaryNb, LabelSets, MultiLabel, MultiLabelClassifier, PerLabel};
 use crate::model::naive_bayes::loo::sampled;
 use crate::model::{
-    Classifier, KernelSvm, KernelSvmParams, Knn, KnnParams, LinearSvm, NaiveBayes, NbKind, Priors,
-    Smoothing, SvmParams,
+    ApproxParams, Approximated, Classifier, KernelSvm, KernelSvmParams, Knn, KnnParams, LinearSvm,
+    NaiveBayes, NbKind, Priors, Smoothing, SvmParams,
 };
 use crate::vectorize::{count_part, weigh_part, FittedCorpus, FittedPart, Matrix, Weighting};
 
@@ -34,6 +34,10 @@ impl Kind {
             Trainer::Svm(svm, _) => svm.validate()?,
             Trainer::KernelSvm(svm, _) => svm.validate()?,
             Trainer::Knn(knn, _) => knn.validate()?,
+            Trainer::Approximated(svm, approx, _) => {
+                svm.validate()?;
+                approx.validate()?;
+            }
         }
         Ok(trainer)
     }
@@ -45,9 +49,10 @@ impl Kind {
                 Trainer::NaiveBayes(nb, alpha, params.priors.clone())
             }
             None if self == Kind::Knn => Trainer::Knn(params.knn, weighting),
-            None => match params.kernel {
-                Some(kernel) => Trainer::KernelSvm(kernel, params.calibrate),
-                None => Trainer::Svm(params.svm, params.calibrate),
+            None => match (params.kernel, params.approx) {
+                (Some(kernel), _) => Trainer::KernelSvm(kernel, params.calibrate),
+                (None, Some(approx)) => Trainer::Approximated(params.svm, approx, params.calibrate),
+                (None, None) => Trainer::Svm(params.svm, params.calibrate),
             },
         }
     }
@@ -101,6 +106,9 @@ pub struct Params {
     /// The SVM: an exact kernel SVM with these parameters (C among them) instead of the linear
     /// SVM.
     pub kernel: Option<KernelSvmParams>,
+    /// The SVM: the linear SVM over this approximation of the RBF kernel, drawn with the SVM's
+    /// seed (ignored with `kernel`).
+    pub approx: Option<ApproxParams>,
 }
 
 /// How to train, validated.
@@ -115,6 +123,9 @@ pub enum Trainer {
     /// An exact kernel SVM, calibrated or not. (Last, so that the variants before it keep
     /// their numbers.)
     KernelSvm(KernelSvmParams, bool),
+    /// A linear SVM over a kernel approximation, calibrated or not. (Last, so that the variants
+    /// before it keep their numbers.)
+    Approximated(SvmParams, ApproxParams, bool),
 }
 
 impl Trainer {
@@ -165,6 +176,9 @@ impl Trainer {
                 };
                 Classifier::KernelSvm(Box::new(train(x, ids, classes, params)?))
             }
+            Trainer::Approximated(params, approx, calibrate) => Classifier::Approximated(Box::new(
+                Approximated::train(x, ids, classes, *params, approx, *calibrate)?,
+            )),
         })
     }
 
@@ -216,6 +230,13 @@ impl Trainer {
                         .into(),
                 ))
             }
+            Trainer::Approximated(..) => {
+                return Err(Error::Config(
+                    "--approx has no multi-label form; use the linear SVM (without --approx), \
+                     mnb or bnb"
+                        .into(),
+                ))
+            }
         })
     }
 
@@ -223,7 +244,7 @@ impl Trainer {
     pub fn kind(&self) -> Kind {
         match self {
             Trainer::NaiveBayes(kind, ..) => kind.kind(),
-            Trainer::Svm(..) | Trainer::KernelSvm(..) => Kind::Svm,
+            Trainer::Svm(..) | Trainer::KernelSvm(..) | Trainer::Approximated(..) => Kind::Svm,
             Trainer::Knn(..) => Kind::Knn,
         }
     }
@@ -280,6 +301,25 @@ impl Trainer {
         }
     }
 
+    /// The approximation of an approximated SVM trainer.
+    pub fn approximated(&self) -> Option<&ApproxParams> {
+        match self {
+            Trainer::Approximated(_, approx, _) => Some(approx),
+            _ => None,
+        }
+    }
+
+    /// The linear SVM trainer made one over the approximation `approx`, keeping its
+    /// parameters; `None` for the kinds that are not the linear SVM.
+    pub(crate) fn with_approx(&self, approx: ApproxParams) -> Option<Trainer> {
+        match self {
+            Trainer::Svm(svm, calibrate) | Trainer::Approximated(svm, _, calibrate) => {
+                Some(Trainer::Approximated(*svm, approx, *calibrate))
+            }
+            _ => None,
+        }
+    }
+
     /// The SVM trainer made a kernel SVM of `params`, keeping whether it calibrates; `None` for
     /// the kinds that are not the SVM.
     pub(crate) fn with_kernel(&self, params: KernelSvmParams) -> Option<Trainer> {
@@ -319,6 +359,7 @@ impl Trainer {
             Trainer::Svm(svm, _) => format!("--c {}", svm.c),
             Trainer::Knn(knn, _) => format!("--k {}", knn.k),
             Trainer::KernelSvm(svm, _) => format!("--c {}", svm.c),
+            Trainer::Approximated(svm, ..) => format!("--c {}", svm.c),
         }
     }
 

@@ -18,7 +18,9 @@ impl Classifier {
     /// weights again from the merged document frequencies: with no pruning the result is the
     /// model trained on all documents at once. The SVM continues its dual problem over its
     /// reservoir of earlier rows, re-weighted with the new idf, plus the new rows (see
-    /// [`LinearSvm::update`](crate::model::LinearSvm::update)).
+    /// [`LinearSvm::update`](crate::model::LinearSvm::update)); over a kernel approximation, it
+    /// does so on the mapped rows, the map kept as fitted (see
+    /// [`Approximated::update`](crate::model::Approximated::update)).
     pub fn update(
         &mut self,
         rows: &Matrix,
@@ -50,6 +52,7 @@ impl Classifier {
             }
             Classifier::Selected(_) => return Err(not_updatable()),
             Classifier::KernelSvm(_) => return Err(kernel_not_updatable()),
+            Classifier::Approximated(approx) => approx.update(rows, ids, classes, columns)?,
             Classifier::MultiLabel(_) => {
                 // Documents with one label each are label sets of one.
                 let mut sets = LabelSets::new();

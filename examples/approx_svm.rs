@@ -1,0 +1,89 @@
+//! Trains bowline's linear SVM over a kernel approximation (Nyström or random Fourier features)
+//! on an svmlight training file and scores a test file, printing the accuracy and the median
+//! time of fitting (map and SVM) and predicting (mapping and scoring) over several runs, as one
+//! JSON line. `benches/approx.sh` runs it beside scikit-learn's `Nystroem` and `RBFSampler` with
+//! `LinearSVC` on the same files.
+//!
+//! `cargo run --release --example approx_svm -- TRAIN.svm TEST.svm APPROX M GAMMA C RUNS`, with
+//! APPROX nystroem or rff.
+
+use std::time::Instant;
+
+use bowline::model::approx::{ApproxParams, Approximated, Approximation};
+use bowline::model::kernel_svm::Gamma;
+use bowline::model::SvmParams;
+use bowline::vectorize::{Matrix, MatrixBuilder, SparseRow};
+
+type Failure = Box<dyn std::error::Error>;
+
+/// Labels and rows of an svmlight file with 1-based columns, in `columns` columns at least.
+fn read_svmlight(path: &str, columns: usize) -> Result<(Vec<u32>, Matrix), Failure> {
+    let text = std::fs::read_to_string(path)?;
+    let mut builder = MatrixBuilder::default();
+    let (mut labels, mut width) = (Vec::new(), columns);
+    for line in text.lines() {
+        let mut fields = line.split(' ');
+        labels.push(fields.next().unwrap_or_default().parse()?);
+        let mut row = SparseRow::default();
+        for pair in fields.filter(|f| !f.is_empty()) {
+            let (index, value) = pair.split_once(':').ok_or("a field without `:`")?;
+            let column = index.parse::<u32>()?.checked_sub(1).ok_or("column 0")?;
+            width = width.max(column as usize + 1);
+            row.indices.push(column);
+            row.values.push(value.parse()?);
+        }
+        builder.push(&row);
+    }
+    Ok((labels, builder.finish(width)?))
+}
+
+fn main() -> Result<(), Failure> {
+    let args: Vec<String> = std::env::args().collect();
+    if args.len() != 8 {
+        return Err("usage: approx_svm TRAIN TEST APPROX M GAMMA C RUNS".into());
+    }
+    let (train_labels, train) = read_svmlight(&args[1], 0)?;
+    // The test rows keep the training columns only, as a model's vocabulary would.
+    let (test_labels, test) = read_svmlight(&args[2], train.cols())?;
+    let classes = train_labels
+        .iter()
+        .chain(&test_labels)
+        .max()
+        .map_or(0, |&l| l + 1) as usize;
+    let approximation = match args[3].as_str() {
+        "nystroem" => Approximation::Nystroem,
+        "rff" => Approximation::Fourier,
+        other => return Err(format!("unknown approximation {other}").into()),
+    };
+    let approx = ApproxParams {
+        components: args[4].parse()?,
+        gamma: Gamma::Value(args[5].parse()?),
+        ..ApproxParams::new(approximation)
+    };
+    let svm = SvmParams {
+        c: args[6].parse()?,
+        ..SvmParams::default()
+    };
+    let (mut fits, mut predicts, mut accuracy, mut features) = (vec![], vec![], 0.0, 0);
+    for _ in 0..args[7].parse::<usize>()? {
+        let start = Instant::now();
+        let model = Approximated::train(&train, &train_labels, classes, svm, &approx, false)?;
+        fits.push(start.elapsed().as_secs_f64());
+        let start = Instant::now();
+        let predicted = model.predict(&test)?;
+        predicts.push(start.elapsed().as_secs_f64());
+        let right = predicted.iter().zip(&test_labels).filter(|(p, l)| p == l);
+        accuracy = right.count() as f64 / test_labels.len() as f64;
+        features = model.map.features();
+    }
+    let median = |times: &mut Vec<f64>| {
+        times.sort_by(f64::total_cmp);
+        times[times.len() / 2]
+    };
+    println!(
+        "{{\"accuracy\": {accuracy}, \"fit\": {}, \"predict\": {}, \"features\": {features}}}",
+        median(&mut fits),
+        median(&mut predicts)
+    );
+    Ok(())
+}
