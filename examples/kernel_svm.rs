@@ -57,7 +57,9 @@ fn kernel(args: &[String]) -> Result<Kernel, Failure> {
 fn main() -> Result<(), Failure> {
     let args: Vec<String> = std::env::args().collect();
     if args.len() != 10 {
-        return Err("usage: kernel_svm TRAIN TEST KERNEL C GAMMA DEGREE COEF0 RUNS CACHE_MB".into());
+        return Err(
+            "usage: kernel_svm TRAIN TEST KERNEL C GAMMA DEGREE COEF0 RUNS CACHE_MB".into(),
+        );
     }
     let (train_labels, train) = read_svmlight(&args[1], 0)?;
     let (test_labels, test) = read_svmlight(&args[2], train.cols())?;

@@ -95,6 +95,10 @@ pub struct KernelSvm {
     support_squares: Vec<f64>,
     /// The support vectors' inverted index, which scoring reads.
     postings: Postings,
+    /// With the linear kernel, each class's weights Σ_s y_s·α_s·x_s (feature-major, as
+    /// [`KernelSvm::support_weights`]), which give the same decision values as the support
+    /// vectors at the cost of the row's entries alone.
+    linear: Option<Vec<f64>>,
     /// Support-vector-major, `coefficients[s * classes + c]`.
     coefficients: Vec<f64>,
     rho: Vec<f64>,
@@ -170,12 +174,13 @@ impl TryFrom<Stored> for KernelSvm {
             stored.values.to_vec(),
         )
         .map_err(|(.., e)| format!("kernel SVM: inconsistent support vectors: {e}"))?;
-        let svm = KernelSvm {
+        let mut svm = KernelSvm {
             kernel: stored.kernel,
             c: stored.c,
             tolerance: stored.tolerance,
             support_squares: squared_norms(&support),
             postings: Postings::new(&support),
+            linear: None,
             support,
             coefficients: stored.coefficients.to_vec(),
             rho: stored.rho,
@@ -185,6 +190,7 @@ impl TryFrom<Stored> for KernelSvm {
             calibration: stored.calibration,
         };
         svm.check().map_err(|e| e.to_string())?;
+        svm.linear = svm.linear_weights();
         Ok(svm)
     }
 }
@@ -334,10 +340,11 @@ impl KernelSvm {
         let steps = (0..classes).map(|c| solution(c).iterations).collect();
         let converged = (0..classes).map(|c| solution(c).converged).collect();
         let support = pick_rows(x, &rows)?;
-        Ok(KernelSvm {
+        let mut svm = KernelSvm {
             kernel,
             support_squares: squared_norms(&support),
             postings: Postings::new(&support),
+            linear: None,
             support,
             coefficients,
             rho,
@@ -347,7 +354,14 @@ impl KernelSvm {
             calibration: None,
             c: 1.0,
             tolerance: 1e-3,
-        })
+        };
+        svm.linear = svm.linear_weights();
+        Ok(svm)
+    }
+
+    /// The weights that score rows with the linear kernel; None with the others.
+    fn linear_weights(&self) -> Option<Vec<f64>> {
+        (self.kernel.kind == KernelKind::Linear).then(|| self.support_weights())
     }
 
     /// The kernel, with γ as fixed by the training data.
@@ -480,19 +494,26 @@ impl KernelSvm {
         out
     }
 
-    /// One row's decision values into `scores`, with `dots` as scratch. Each kernel value
-    /// K(x_s, x) is computed once and serves every class; the dot products with all support
-    /// vectors come from their inverted index, so they cost only the entries the row shares
-    /// with them.
+    /// One row's decision values into `scores`, with `dots` as scratch. The linear kernel's are
+    /// the weights' dot products with the row. Otherwise each kernel value K(x_s, x) is
+    /// computed once and serves every class; the dot products with all support vectors come
+    /// from their inverted index, so they cost only the entries the row shares with them.
     fn score(&self, dots: &mut Vec<f64>, indices: &[u32], values: &[f64], scores: &mut [f64]) {
         let k = scores.len();
+        scores.iter_mut().zip(&self.rho).for_each(|(s, r)| *s = -r);
+        if let Some(weights) = &self.linear {
+            for (&j, &v) in indices.iter().zip(values) {
+                let slots = weights.get(j as usize * k..(j as usize + 1) * k);
+                (scores.iter_mut().zip(slots.unwrap_or_default())).for_each(|(s, w)| *s += v * w);
+            }
+            return;
+        }
         let features = self.support.cols() as u32;
         let known = indices.iter().zip(values).filter(|(&j, _)| j < features);
         let square: f64 = known.map(|(_, v)| v * v).sum();
         dots.clear();
         dots.resize(self.support.rows(), 0.0);
-        self.postings.add_dots(indices, values, dots);
-        scores.iter_mut().zip(&self.rho).for_each(|(s, r)| *s = -r);
+        self.postings.add_dots(indices, values, 0, dots);
         let terms = (self.coefficients.chunks_exact(k)).zip(dots.iter().zip(&self.support_squares));
         for (coefficients, (&dot, &support_square)) in terms {
             let value = self.kernel.value(dot, support_square, square);

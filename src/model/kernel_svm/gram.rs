@@ -3,8 +3,9 @@
 //! K does not depend on the class: a one-vs-rest problem's Q_ij = y_i·y_j·K_ij differs only by
 //! signs, which the solver applies as it reads. So K is computed once for every class. When all
 //! of it fits in the cache budget (l² `f32` values), it is computed whole before the solvers
-//! start, rows in parallel, and every class reads it; otherwise each class keeps its own cache
-//! of K's rows, computed on demand, in its share of the budget.
+//! start, and every class reads it: the upper triangle, rows in parallel, then its mirror image,
+//! since K is symmetric. Otherwise each class keeps its own cache of K's rows, computed on
+//! demand, in its share of the budget.
 
 use rayon::prelude::*;
 
@@ -44,8 +45,9 @@ impl<'a> Kernels<'a> {
             let mut whole = vec![0.0f32; l * l];
             (whole.par_chunks_mut(l.max(1)).enumerate()).for_each_init(
                 || vec![0.0; l],
-                |dots, (i, row)| kernels.compute(i, dots, row),
+                |dots, (i, row)| kernels.compute(i, i, dots, row),
             );
+            mirror(&mut whole, l);
             kernels.whole = Some(whole);
         }
         kernels
@@ -56,13 +58,14 @@ impl<'a> Kernels<'a> {
         self.whole.is_some()
     }
 
-    /// Row `i` of K into `row`, with `dots` (l values) as scratch.
-    fn compute(&self, i: usize, dots: &mut [f64], row: &mut [f32]) {
-        dots.fill(0.0);
+    /// Row `i` of K from column `first` on into `row`, with `dots` (l values) as scratch.
+    fn compute(&self, i: usize, first: usize, dots: &mut [f64], row: &mut [f32]) {
+        dots[first..].fill(0.0);
         let (indices, values) = matrix_row(self.x, i);
-        self.postings.add_dots(indices, values, dots);
+        self.postings.add_dots(indices, values, first, dots);
         let square = self.squares[i];
-        for ((k, out), &dot) in row.iter_mut().enumerate().zip(dots.iter()) {
+        let columns = (row.iter_mut().zip(dots.iter()).enumerate()).skip(first);
+        for (k, (out, &dot)) in columns {
             *out = self.kernel.value(dot, square, self.squares[k]) as f32;
         }
     }
@@ -102,7 +105,7 @@ impl<'a> Gram<'a> {
         if let Some(cache) = &mut self.cache {
             let (row, fresh) = cache.row_mut(i);
             if fresh {
-                self.kernels.compute(i, &mut self.dots, row);
+                self.kernels.compute(i, 0, &mut self.dots, row);
             }
         }
     }
@@ -116,6 +119,21 @@ impl<'a> Gram<'a> {
             }
             (None, Some(cache)) => cache.row(i),
             (None, None) => &[],
+        }
+    }
+}
+
+/// Copies the upper triangle of the `l` × `l` row-major matrix `k` onto its lower triangle, in
+/// square tiles so that the column reads stay in the processor's cache.
+fn mirror(k: &mut [f32], l: usize) {
+    const TILE: usize = 64;
+    for top in (0..l).step_by(TILE) {
+        for left in (0..=top).step_by(TILE) {
+            for i in top..(top + TILE).min(l) {
+                for j in left..(left + TILE).min(i) {
+                    k[i * l + j] = k[j * l + i];
+                }
+            }
         }
     }
 }

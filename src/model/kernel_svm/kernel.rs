@@ -251,7 +251,9 @@ impl Postings {
     /// The inverted index of `x`; rows are in increasing order in every column.
     pub(crate) fn new(x: &Matrix) -> Self {
         let mut starts = vec![0; x.cols() + 1];
-        x.indices().iter().for_each(|&j| starts[j as usize + 1] += 1);
+        x.indices()
+            .iter()
+            .for_each(|&j| starts[j as usize + 1] += 1);
         for j in 0..x.cols() {
             starts[j + 1] += starts[j];
         }
@@ -273,15 +275,20 @@ impl Postings {
         }
     }
 
-    /// Adds the dot product of (`indices`, `values`) with every row of the matrix to `dots` (one
-    /// slot per row); columns the matrix does not have are ignored.
-    pub(crate) fn add_dots(&self, indices: &[u32], values: &[f64], dots: &mut [f64]) {
+    /// Adds the dot product of (`indices`, `values`) with rows `first..` of the matrix to
+    /// `dots` (one slot per row, the first `first` left alone); columns the matrix does not
+    /// have are ignored.
+    pub(crate) fn add_dots(&self, indices: &[u32], values: &[f64], first: usize, dots: &mut [f64]) {
         for (&j, &v) in indices.iter().zip(values) {
             let Some(range) = self.starts.get(j as usize..j as usize + 2) else {
                 continue;
             };
-            let (rows, weights) = (&self.rows[range[0]..range[1]], &self.values[range[0]..range[1]]);
-            for (&r, &w) in rows.iter().zip(weights) {
+            let (rows, weights) = (
+                &self.rows[range[0]..range[1]],
+                &self.values[range[0]..range[1]],
+            );
+            let skip = rows.partition_point(|&r| (r as usize) < first);
+            for (&r, &w) in rows[skip..].iter().zip(&weights[skip..]) {
                 dots[r as usize] += v * w;
             }
         }
