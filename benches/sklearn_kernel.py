@@ -2,11 +2,11 @@
 bowline's kernel SVM is timed on.
 
     python benches/sklearn_kernel.py split ALL.svm SEED OUT_DIR
-    python benches/sklearn_kernel.py fit TRAIN.svm TEST.svm KERNEL C GAMMA DEGREE COEF0 RUNS
+    python benches/sklearn_kernel.py fit TRAIN.svm TEST.svm KERNEL C GAMMA DEGREE COEF0 RUNS CACHE_MB
 
 `split` shuffles the rows of ALL.svm (bowline's vectorized corpus) with numpy's generator seeded
 by SEED and writes the first 70% to OUT_DIR/train.svm and the rest to OUT_DIR/test.svm, 1-based.
-`fit` trains SVC(kernel, C, gamma, degree, coef0) and predicts the test rows RUNS times, and
+`fit` trains SVC(kernel, C, gamma, degree, coef0, cache_size=CACHE_MB) and predicts the test rows RUNS times, and
 prints the accuracy and the median fit and predict times as one JSON line. Reading the files is
 not timed, on either side.
 """
@@ -34,13 +34,14 @@ def narrow(x):
     return x
 
 
-def fit(train, test, kernel, c, gamma, degree, coef0, runs):
+def fit(train, test, kernel, c, gamma, degree, coef0, runs, cache):
     x, y, x_test, y_test = load_svmlight_files([train, test], zero_based=False)
     x, x_test = narrow(x), narrow(x_test)
     gamma = gamma if gamma == "scale" else float(gamma)
     fits, predicts = [], []
     for _ in range(runs):
-        model = SVC(kernel=kernel, C=c, gamma=gamma, degree=degree, coef0=coef0)
+        model = SVC(kernel=kernel, C=c, gamma=gamma, degree=degree, coef0=coef0,
+                    cache_size=cache)
         start = time.perf_counter()
         model.fit(x, y)
         fits.append(time.perf_counter() - start)
@@ -60,4 +61,4 @@ if __name__ == "__main__":
         split(sys.argv[2], int(sys.argv[3]), sys.argv[4])
     else:
         a = sys.argv[2:]
-        fit(a[0], a[1], a[2], float(a[3]), a[4], int(a[5]), float(a[6]), int(a[7]))
+        fit(a[0], a[1], a[2], float(a[3]), a[4], int(a[5]), float(a[6]), int(a[7]), float(a[8]))

@@ -3,7 +3,7 @@
 //! `benches/kernel.sh` runs it beside scikit-learn's `SVC` on the same files.
 //!
 //! `cargo run --release --example kernel_svm -- TRAIN.svm TEST.svm KERNEL C GAMMA DEGREE COEF0
-//! RUNS`, with KERNEL one of linear, poly, rbf, cosine.
+//! RUNS CACHE_MB`, with KERNEL one of linear, poly, rbf, cosine.
 
 use std::time::Instant;
 
@@ -56,8 +56,10 @@ fn kernel(args: &[String]) -> Result<Kernel, Failure> {
 
 fn main() -> Result<(), Failure> {
     let args: Vec<String> = std::env::args().collect();
-    if args.len() != 9 {
-        return Err("usage: kernel_svm TRAIN TEST KERNEL C GAMMA DEGREE COEF0 RUNS".into());
+    if args.len() != 10 {
+        return Err(
+            "usage: kernel_svm TRAIN TEST KERNEL C GAMMA DEGREE COEF0 RUNS CACHE_MB".into(),
+        );
     }
     let (train_labels, train) = read_svmlight(&args[1], 0)?;
     let (test_labels, test) = read_svmlight(&args[2], train.cols())?;
@@ -69,6 +71,7 @@ fn main() -> Result<(), Failure> {
     let params = KernelSvmParams {
         kernel: kernel(&args)?,
         c: args[4].parse()?,
+        cache_bytes: args[9].parse::<usize>()? << 20,
         ..KernelSvmParams::default()
     };
     let (mut fits, mut predicts, mut accuracy, mut support) = (vec![], vec![], 0.0, 0);

@@ -29,8 +29,8 @@ use crate::error::{Error, Result};
 use crate::packed::Table;
 use crate::vectorize::{matrix_row, pick_rows, Matrix};
 pub use fourier::FourierFeatures;
-use gram::Gram;
-use kernel::{squared_norms, Scatter};
+use gram::{Gram, Kernels};
+use kernel::{squared_norms, Postings};
 pub use kernel::{Gamma, Kernel, KernelFunction, KernelKind};
 pub use nystroem::Nystroem;
 use smo::{BinarySolution, Settings};
@@ -45,8 +45,10 @@ pub struct KernelSvmParams {
     /// Stop when the largest violation of the optimality conditions is below this; default
     /// 1e-3, LIBSVM's.
     pub tolerance: f64,
-    /// Bytes of kernel rows cached, shared by the classes solved at once; default 200 MB, as
-    /// scikit-learn's `cache_size`.
+    /// Bytes of kernel values cached; default 200 MB, as scikit-learn's `cache_size`. When the
+    /// whole kernel matrix (l² `f32` values for l training rows) fits, it is computed once and
+    /// shared by every class; otherwise the classes solved at once share the budget, each with
+    /// a cache of rows.
     pub cache_bytes: usize,
     /// Whether the solver shrinks its active set; default true, as LIBSVM.
     pub shrinking: bool,
@@ -91,6 +93,12 @@ pub struct KernelSvm {
     /// The training rows with α_i > 0 in some class, in the training matrix's columns.
     support: Matrix,
     support_squares: Vec<f64>,
+    /// The support vectors' inverted index, which scoring reads.
+    postings: Postings,
+    /// With the linear kernel, each class's weights Σ_s y_s·α_s·x_s (feature-major, as
+    /// [`KernelSvm::support_weights`]), which give the same decision values as the support
+    /// vectors at the cost of the row's entries alone.
+    linear: Option<Vec<f64>>,
     /// Support-vector-major, `coefficients[s * classes + c]`.
     coefficients: Vec<f64>,
     rho: Vec<f64>,
@@ -166,11 +174,13 @@ impl TryFrom<Stored> for KernelSvm {
             stored.values.to_vec(),
         )
         .map_err(|(.., e)| format!("kernel SVM: inconsistent support vectors: {e}"))?;
-        let svm = KernelSvm {
+        let mut svm = KernelSvm {
             kernel: stored.kernel,
             c: stored.c,
             tolerance: stored.tolerance,
             support_squares: squared_norms(&support),
+            postings: Postings::new(&support),
+            linear: None,
             support,
             coefficients: stored.coefficients.to_vec(),
             rho: stored.rho,
@@ -180,14 +190,15 @@ impl TryFrom<Stored> for KernelSvm {
             calibration: stored.calibration,
         };
         svm.check().map_err(|e| e.to_string())?;
+        svm.linear = svm.linear_weights();
         Ok(svm)
     }
 }
 
 thread_local! {
-    /// The scratch row of one scoring thread, kept between documents so that scoring one
-    /// document allocates nothing after the first.
-    static SCATTER: RefCell<Scatter> = RefCell::default();
+    /// The dot products with the support vectors of one scoring thread, kept between documents
+    /// so that scoring one document allocates nothing after the first.
+    static DOTS: RefCell<Vec<f64>> = RefCell::default();
 }
 
 impl KernelSvm {
@@ -216,15 +227,19 @@ impl KernelSvm {
             eps: params.tolerance,
             shrinking: params.shrinking,
         };
-        let cache_bytes = params.cache_bytes / at_once;
+        let kernels = Kernels::new(x, &squares, kernel, params.cache_bytes);
+        let cache_bytes = if kernels.whole() {
+            0
+        } else {
+            params.cache_bytes / at_once
+        };
         let solutions: Vec<BinarySolution> = (0..problems)
             .into_par_iter()
             .map(|c| {
                 let y: Vec<f64> = (labels.iter())
                     .map(|&l| if l as usize == c { 1.0 } else { -1.0 })
                     .collect();
-                let gram = Gram::new(x, &squares, kernel, &y, cache_bytes);
-                smo::solve(gram, &y, settings)
+                smo::solve(Gram::new(&kernels, cache_bytes), &y, settings)
             })
             .collect();
         let mut svm = KernelSvm::from_solutions(x, labels, classes, kernel, &solutions)?;
@@ -325,9 +340,11 @@ impl KernelSvm {
         let steps = (0..classes).map(|c| solution(c).iterations).collect();
         let converged = (0..classes).map(|c| solution(c).converged).collect();
         let support = pick_rows(x, &rows)?;
-        Ok(KernelSvm {
+        let mut svm = KernelSvm {
             kernel,
             support_squares: squared_norms(&support),
+            postings: Postings::new(&support),
+            linear: None,
             support,
             coefficients,
             rho,
@@ -337,7 +354,14 @@ impl KernelSvm {
             calibration: None,
             c: 1.0,
             tolerance: 1e-3,
-        })
+        };
+        svm.linear = svm.linear_weights();
+        Ok(svm)
+    }
+
+    /// The weights that score rows with the linear kernel; None with the others.
+    fn linear_weights(&self) -> Option<Vec<f64>> {
+        (self.kernel.kind == KernelKind::Linear).then(|| self.support_weights())
     }
 
     /// The kernel, with γ as fixed by the training data.
@@ -440,10 +464,7 @@ impl KernelSvm {
     /// Fills `out` (one slot per class) with the decision values of one row. Columns beyond the
     /// support vectors' (terms it never saw) are ignored.
     pub fn scores(&self, indices: &[u32], values: &[f64], out: &mut [f64]) {
-        SCATTER.with_borrow_mut(|scatter| {
-            scatter.grow(self.support.cols());
-            self.score(scatter, indices, values, out);
-        });
+        DOTS.with_borrow_mut(|dots| self.score(dots, indices, values, out));
     }
 
     /// Class `class`'s decision value of one row, with no term's part: a kernel's value is not
@@ -464,29 +485,40 @@ impl KernelSvm {
         let k = self.classes();
         let mut out = vec![0.0; x.rows() * k];
         out.par_chunks_mut(k.max(1)).enumerate().for_each_init(
-            || Scatter::new(self.support.cols()),
-            |scatter, (i, scores)| {
+            || vec![0.0; self.support.rows()],
+            |dots, (i, scores)| {
                 let (indices, values) = matrix_row(x, i);
-                self.score(scatter, indices, values, scores);
+                self.score(dots, indices, values, scores);
             },
         );
         out
     }
 
-    /// One row's decision values into `scores`.
-    fn score(&self, scatter: &mut Scatter, indices: &[u32], values: &[f64], scores: &mut [f64]) {
+    /// One row's decision values into `scores`, with `dots` as scratch. The linear kernel's are
+    /// the weights' dot products with the row. Otherwise each kernel value K(x_s, x) is
+    /// computed once and serves every class; the dot products with all support vectors come
+    /// from their inverted index, so they cost only the entries the row shares with them.
+    fn score(&self, dots: &mut Vec<f64>, indices: &[u32], values: &[f64], scores: &mut [f64]) {
         let k = scores.len();
+        scores.iter_mut().zip(&self.rho).for_each(|(s, r)| *s = -r);
+        if let Some(weights) = &self.linear {
+            for (&j, &v) in indices.iter().zip(values) {
+                let slots = weights.get(j as usize * k..(j as usize + 1) * k);
+                (scores.iter_mut().zip(slots.unwrap_or_default())).for_each(|(s, w)| *s += v * w);
+            }
+            return;
+        }
         let features = self.support.cols() as u32;
         let known = indices.iter().zip(values).filter(|(&j, _)| j < features);
         let square: f64 = known.map(|(_, v)| v * v).sum();
-        scatter.load(indices, values);
-        scores.iter_mut().zip(&self.rho).for_each(|(s, r)| *s = -r);
-        for (s, coefficients) in self.coefficients.chunks_exact(k).enumerate() {
-            let (sj, sv) = matrix_row(&self.support, s);
-            let value = (self.kernel).value(scatter.dot(sj, sv), self.support_squares[s], square);
+        dots.clear();
+        dots.resize(self.support.rows(), 0.0);
+        self.postings.add_dots(indices, values, 0, dots);
+        let terms = (self.coefficients.chunks_exact(k)).zip(dots.iter().zip(&self.support_squares));
+        for (coefficients, (&dot, &support_square)) in terms {
+            let value = self.kernel.value(dot, support_square, square);
             (scores.iter_mut().zip(coefficients)).for_each(|(out, a)| *out += a * value);
         }
-        scatter.clear(indices);
     }
 
     /// The class of highest decision value for every row of `x` (the lowest id among ties).

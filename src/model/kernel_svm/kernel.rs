@@ -190,28 +190,12 @@ impl Scatter {
         }
     }
 
-    /// Makes room for at least `columns` columns, all zero.
-    pub(crate) fn grow(&mut self, columns: usize) {
-        if self.dense.len() < columns {
-            self.dense.resize(columns, 0.0);
-        }
-    }
-
     /// Spreads the row (`indices`, `values`); columns past the scratch row's are dropped, since
     /// no row it is compared with has them.
     pub(crate) fn load(&mut self, indices: &[u32], values: &[f64]) {
         for (&j, &v) in indices.iter().zip(values) {
             if let Some(slot) = self.dense.get_mut(j as usize) {
                 *slot = v;
-            }
-        }
-    }
-
-    /// Zeroes what [`Scatter::load`] spread of the same row.
-    pub(crate) fn clear(&mut self, indices: &[u32]) {
-        for &j in indices {
-            if let Some(slot) = self.dense.get_mut(j as usize) {
-                *slot = 0.0;
             }
         }
     }
@@ -249,4 +233,64 @@ pub(crate) fn dense_rows(
         builder.push(&row);
     }
     builder.finish(width)
+}
+
+/// The columns of a matrix, each with the rows that have it and their values (an inverted
+/// index), so that the dot products of one row with every row of the matrix cost the postings
+/// of that row's columns: only the pairs of entries that share a column, where a dot product per
+/// row would walk each row's every entry.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Postings {
+    /// Column j is entries `starts[j]..starts[j + 1]` of `rows` and `values`.
+    starts: Vec<usize>,
+    rows: Vec<u32>,
+    values: Vec<f64>,
+}
+
+impl Postings {
+    /// The inverted index of `x`; rows are in increasing order in every column.
+    pub(crate) fn new(x: &Matrix) -> Self {
+        let mut starts = vec![0; x.cols() + 1];
+        x.indices()
+            .iter()
+            .for_each(|&j| starts[j as usize + 1] += 1);
+        for j in 0..x.cols() {
+            starts[j + 1] += starts[j];
+        }
+        let mut next = starts.clone();
+        let (mut rows, mut values) = (vec![0; x.nnz()], vec![0.0; x.nnz()]);
+        for i in 0..x.rows() {
+            let (indices, row) = matrix_row(x, i);
+            for (&j, &v) in indices.iter().zip(row) {
+                let slot = &mut next[j as usize];
+                rows[*slot] = i as u32;
+                values[*slot] = v;
+                *slot += 1;
+            }
+        }
+        Postings {
+            starts,
+            rows,
+            values,
+        }
+    }
+
+    /// Adds the dot product of (`indices`, `values`) with rows `first..` of the matrix to
+    /// `dots` (one slot per row, the first `first` left alone); columns the matrix does not
+    /// have are ignored.
+    pub(crate) fn add_dots(&self, indices: &[u32], values: &[f64], first: usize, dots: &mut [f64]) {
+        for (&j, &v) in indices.iter().zip(values) {
+            let Some(range) = self.starts.get(j as usize..j as usize + 2) else {
+                continue;
+            };
+            let (rows, weights) = (
+                &self.rows[range[0]..range[1]],
+                &self.values[range[0]..range[1]],
+            );
+            let skip = rows.partition_point(|&r| (r as usize) < first);
+            for (&r, &w) in rows[skip..].iter().zip(&weights[skip..]) {
+                dots[r as usize] += v * w;
+            }
+        }
+    }
 }

@@ -1,5 +1,7 @@
 //! Sequential minimal optimization for the binary C-SVC dual, as LIBSVM solves it (Chang and Lin
-//! 2011): minimize `½·αᵀQα − Σα` subject to `yᵀα = 0` and `0 ≤ α_i ≤ C`, with Q_ij = y_i·y_j·K(x_i, x_j). Each step changes two variables: the first is the most
+//! 2011): minimize `½·αᵀQα − Σα` subject to `yᵀα = 0` and `0 ≤ α_i ≤ C`, with
+//! Q_ij = y_i·y_j·K(x_i, x_j). The solver reads rows of K, shared by every class's problem, and
+//! applies the signs itself. Each step changes two variables: the first is the most
 //! violating one, the second the one that, with it, decreases the objective most by a
 //! second-order estimate (Fan, Chen and Lin 2005, "WSS 2"). The solver stops when the largest
 //! violation of the optimality conditions falls below `eps` (LIBSVM's 1e-3 by default).
@@ -8,8 +10,8 @@
 //! says they will stay there leave the active set, so that steps and kernel rows cost only the
 //! active rows; Ḡ, the gradient's part from variables at the upper bound, lets the full gradient
 //! be rebuilt cheaply before the end. Unlike LIBSVM the rows are not renumbered when they
-//! leave: the active set is a list of row numbers, and a cached kernel row fills the entries of
-//! rows that come back when they are asked for (see `cache.rs`).
+//! leave: the active set is a list of row numbers, and a kernel row has every row's entry, so
+//! rows that come back need nothing computed (see `gram.rs`).
 
 use super::gram::Gram;
 
@@ -137,26 +139,26 @@ impl Smo<'_> {
             }
         }
         let i = first?;
-        self.gram.fill(i, &self.active);
-        let qi = self.gram.row(i);
+        self.gram.fill(i);
+        let ki = self.gram.row(i);
         let (mut gmax2, mut second, mut best) = (f64::NEG_INFINITY, None, f64::INFINITY);
         for &j in &self.active {
-            let (grad_diff, quad) = if self.y[j] > 0.0 {
+            let (grad_diff, j) = if self.y[j] > 0.0 {
                 if self.lower(j) {
                     continue;
                 }
                 gmax2 = gmax2.max(self.g[j]);
-                let quad = self.diagonal[i] + self.diagonal[j] - 2.0 * self.y[i] * qi[j];
-                (gmax + self.g[j], quad)
+                (gmax + self.g[j], j)
             } else {
                 if self.upper(j) {
                     continue;
                 }
                 gmax2 = gmax2.max(-self.g[j]);
-                let quad = self.diagonal[i] + self.diagonal[j] + 2.0 * self.y[i] * qi[j];
-                (gmax - self.g[j], quad)
+                (gmax - self.g[j], j)
             };
             if grad_diff > 0.0 {
+                // Q_ii + Q_jj − 2·y_i·y_j·Q_ij, which is the same for either sign of y_j.
+                let quad = self.diagonal[i] + self.diagonal[j] - 2.0 * f64::from(ki[j]);
                 let decrease = -(grad_diff * grad_diff) / if quad > 0.0 { quad } else { TAU };
                 if decrease <= best {
                     best = decrease;
@@ -172,20 +174,25 @@ impl Smo<'_> {
 
     /// Optimizes α_i and α_j together and updates the gradients.
     fn step(&mut self, (i, j): (usize, usize)) {
-        self.gram.fill(i, &self.active);
-        self.gram.fill(j, &self.active);
+        self.gram.fill(i);
+        self.gram.fill(j);
         let (old_i, old_j) = (self.alpha[i], self.alpha[j]);
+        let (ki, kj) = (self.gram.row(i), self.gram.row(j));
         let pair = Pair {
             opposite: self.y[i] != self.y[j],
             alpha: (old_i, old_j),
             gradient: (self.g[i], self.g[j]),
-            curvature: (self.diagonal[i], self.diagonal[j], self.gram.row(i)[j]),
+            curvature: (
+                self.diagonal[i],
+                self.diagonal[j],
+                self.y[i] * self.y[j] * f64::from(ki[j]),
+            ),
         };
         let (new_i, new_j) = pair.optimize(self.settings.c);
-        let (di, dj) = (new_i - old_i, new_j - old_j);
-        let (qi, qj) = (self.gram.row(i), self.gram.row(j));
+        // Q_ik·Δα_i + Q_jk·Δα_j = y_k·(y_i·Δα_i·K_ik + y_j·Δα_j·K_jk).
+        let (di, dj) = (self.y[i] * (new_i - old_i), self.y[j] * (new_j - old_j));
         for &k in &self.active {
-            self.g[k] += qi[k] * di + qj[k] * dj;
+            self.g[k] += self.y[k] * (f64::from(ki[k]) * di + f64::from(kj[k]) * dj);
         }
         let (was_upper_i, was_upper_j) = (self.upper(i), self.upper(j));
         self.alpha[i] = new_i;
@@ -199,14 +206,15 @@ impl Smo<'_> {
         if self.upper(i) == was_upper {
             return;
         }
-        self.gram.fill(i, &self.all);
+        self.gram.fill(i);
         let c = if was_upper {
             -self.settings.c
         } else {
             self.settings.c
-        };
-        let qi = self.gram.row(i);
-        (self.g_bar.iter_mut().zip(qi)).for_each(|(g, &q)| *g += c * q);
+        } * self.y[i];
+        let ki = self.gram.row(i);
+        (self.g_bar.iter_mut().zip(ki).zip(self.y))
+            .for_each(|((g, &k), y)| *g += c * y * f64::from(k));
     }
 
     /// Whether row `i` may leave the active set, given the largest violations `gmax1` (of the
@@ -267,15 +275,18 @@ impl Smo<'_> {
             .collect();
         if free.len() * l > 2 * self.active.len() * inactive.len() {
             for &i in &inactive {
-                self.gram.fill(i, &free);
-                let qi = self.gram.row(i);
-                self.g[i] += free.iter().map(|&j| self.alpha[j] * qi[j]).sum::<f64>();
+                self.gram.fill(i);
+                let ki = self.gram.row(i);
+                let sum: f64 = (free.iter())
+                    .map(|&j| self.alpha[j] * self.y[j] * f64::from(ki[j]))
+                    .sum();
+                self.g[i] += self.y[i] * sum;
             }
         } else {
             for &i in &free {
-                self.gram.fill(i, &inactive);
-                let (qi, alpha) = (self.gram.row(i), self.alpha[i]);
-                inactive.iter().for_each(|&j| self.g[j] += alpha * qi[j]);
+                self.gram.fill(i);
+                let (ki, weight) = (self.gram.row(i), self.alpha[i] * self.y[i]);
+                (inactive.iter()).for_each(|&j| self.g[j] += weight * self.y[j] * f64::from(ki[j]));
             }
         }
     }

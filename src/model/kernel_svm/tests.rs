@@ -191,3 +191,42 @@ fn a_kernel_svm_whose_parts_disagree_is_refused() {
     svm.kernel.gamma = f64::NAN;
     assert!(svm.check().is_err());
 }
+
+#[test]
+fn the_shared_kernel_matrix_and_per_class_caches_reach_the_same_optimum() {
+    let x = random_matrix(70, 6, 5);
+    let labels: Vec<u32> = (0..70).map(|i| (i % 3) as u32).collect();
+    let whole = KernelSvmParams {
+        kernel: rbf(1.5),
+        c: 2.0,
+        tolerance: 1e-6,
+        ..KernelSvmParams::default()
+    };
+    // 70² f32 values take 19,600 bytes: the first fits whole, the second caches rows.
+    let rows = KernelSvmParams {
+        cache_bytes: 70 * 4 * 10,
+        ..whole
+    };
+    let (a, b) = (
+        KernelSvm::train(&x, &labels, 3, &whole).unwrap(),
+        KernelSvm::train(&x, &labels, 3, &rows).unwrap(),
+    );
+    for (p, q) in a.dual_objectives().iter().zip(b.dual_objectives()) {
+        assert!((p - q).abs() < 1e-6 * q.abs(), "{p} vs {q}");
+    }
+    assert_eq!(a.predict(&x), b.predict(&x));
+}
+
+#[test]
+fn scores_of_one_row_equal_the_batch_scores() {
+    let x = random_matrix(50, 8, 6);
+    let labels: Vec<u32> = (0..50).map(|i| (i % 3) as u32).collect();
+    let svm = KernelSvm::train(&x, &labels, 3, &KernelSvmParams::default()).unwrap();
+    let batch = svm.decision_values(&x);
+    let mut one = vec![0.0; 3];
+    for i in 0..x.rows() {
+        let (indices, values) = matrix_row(&x, i);
+        svm.scores(indices, values, &mut one);
+        assert_eq!(one, batch[i * 3..(i + 1) * 3]);
+    }
+}
