@@ -24,7 +24,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::explain::Attribution;
-use super::platt::Sigmoid;
+use super::platt::{self, Sigmoid};
 use crate::error::{Error, Result};
 use crate::packed::Table;
 use crate::vectorize::{matrix_row, pick_rows, Matrix};
@@ -266,22 +266,9 @@ impl KernelSvm {
             },
             ..*params
         };
-        let (held, kept): (Vec<usize>, Vec<usize>) = (0..labels.len()).partition(|i| i % 5 == 0);
-        let pick = |rows: &[usize]| -> Result<(Matrix, Vec<u32>)> {
-            Ok((
-                pick_rows(x, rows)?,
-                rows.iter().map(|&i| labels[i]).collect(),
-            ))
-        };
-        let ((fit_x, fit_y), (held_x, held_y)) = (pick(&kept)?, pick(&held)?);
-        let decisions = KernelSvm::train(&fit_x, &fit_y, classes, &fixed)?.decision_values(&held_x);
-        let sigmoids = (0..classes)
-            .map(|c| {
-                let class: Vec<f64> = decisions.iter().skip(c).step_by(classes).copied().collect();
-                let positive: Vec<bool> = held_y.iter().map(|&l| l as usize == c).collect();
-                Sigmoid::fit(&class, &positive)
-            })
-            .collect();
+        let sigmoids = platt::held_out_sigmoids(x, labels, classes, |fit_x, fit_y, held_x| {
+            Ok(KernelSvm::train(fit_x, fit_y, classes, &fixed)?.decision_values(held_x))
+        })?;
         let mut svm = KernelSvm::train(x, labels, classes, &fixed)?;
         svm.calibration = Some(sigmoids);
         Ok(svm)

@@ -200,6 +200,15 @@ impl Scatter {
         }
     }
 
+    /// Zeroes what [`Scatter::load`] spread of the same row.
+    pub(crate) fn clear(&mut self, indices: &[u32]) {
+        for &j in indices {
+            if let Some(slot) = self.dense.get_mut(j as usize) {
+                *slot = 0.0;
+            }
+        }
+    }
+
     /// The dot product of the loaded row with (`indices`, `values`).
     #[inline]
     pub(crate) fn dot(&self, indices: &[u32], values: &[f64]) -> f64 {
