@@ -10,7 +10,7 @@
 //! than M when landmarks repeat, as SMS's duplicate messages do), each row costs M × that many
 //! multiplications instead of M², and fitting skips V's M³ product.
 
-use nalgebra::{DMatrix, SymmetricEigen};
+use faer::{Mat, MatRef, Side};
 use serde::{Deserialize, Serialize};
 
 use super::kernel::{dense_rows, squared_norms, Kernel, KernelFunction, Scatter};
@@ -185,7 +185,7 @@ impl Nystroem {
         let (m, r) = (self.components(), self.rank);
         let mut out = vec![0.0; x.rows() * r];
         // U·D^(−1/2) is stored row-major, so read column-major it is its transpose.
-        let map_t = DMatrix::from_column_slice(r, m, &self.map);
+        let map_t = MatRef::from_column_major_slice(&self.map, r, m);
         out.par_chunks_mut((BLOCK * r).max(1))
             .enumerate()
             .for_each(|(b, chunk)| {
@@ -194,9 +194,13 @@ impl Nystroem {
                 self.landmark_values(x, rows.clone(), &mut values);
                 // Row-major values read column-major are their transpose, M × rows; the product
                 // (features × rows, column-major) is the rows' features, row-major.
-                let values_t = DMatrix::from_vec(m, rows.len(), values);
-                let features = &map_t * values_t;
-                chunk.copy_from_slice(features.as_slice());
+                let values_t = MatRef::from_column_major_slice(&values, m, rows.len());
+                let features = map_t * values_t;
+                for (j, out) in chunk.chunks_exact_mut(r.max(1)).enumerate() {
+                    out.iter_mut()
+                        .enumerate()
+                        .for_each(|(f, slot)| *slot = features[(f, j)]);
+                }
             });
         out
     }
@@ -244,18 +248,19 @@ pub(crate) fn dense_matrix(values: Vec<f64>, rows: usize, width: usize) -> Resul
 /// eigenvalues above m·ε·λ_max, with their number; the others are rounding noise of a singular
 /// matrix, and inverting them would amplify that noise.
 fn inverse_square_root(gram: Vec<f64>, m: usize) -> Result<(Vec<f64>, usize)> {
-    let dense = DMatrix::from_vec(m, m, gram);
-    let eigen = SymmetricEigen::try_new(dense, f64::EPSILON, 0).ok_or_else(|| {
+    let dense = Mat::from_fn(m, m, |i, j| gram[i * m + j]);
+    let eigen = dense.self_adjoint_eigen(Side::Lower).map_err(|_| {
         Error::Config("the landmarks' kernel matrix has no eigendecomposition".into())
     })?;
-    let largest = eigen.eigenvalues.iter().copied().fold(0.0, f64::max);
+    let (values, vectors) = (eigen.S().column_vector(), eigen.U());
+    let largest = values.iter().copied().fold(0.0, f64::max);
     let floor = largest * m as f64 * f64::EPSILON;
-    let kept: Vec<usize> = (0..m).filter(|&k| eigen.eigenvalues[k] > floor).collect();
+    let kept: Vec<usize> = (0..m).filter(|&k| values[k] > floor).collect();
     let rank = kept.len();
     let mut map = vec![0.0; m * rank];
     for (f, &k) in kept.iter().enumerate() {
-        let scale = eigen.eigenvalues[k].sqrt().recip();
-        for (i, &u) in eigen.eigenvectors.column(k).iter().enumerate() {
+        let scale = values[k].sqrt().recip();
+        for (i, &u) in vectors.col(k).iter().enumerate() {
             map[i * rank + f] = u * scale;
         }
     }
