@@ -12,30 +12,11 @@ use std::time::Instant;
 use bowline::model::approx::{ApproxParams, Approximated, Approximation};
 use bowline::model::kernel_svm::Gamma;
 use bowline::model::SvmParams;
-use bowline::vectorize::{Matrix, MatrixBuilder, SparseRow};
 
-type Failure = Box<dyn std::error::Error>;
+#[path = "support/svmlight.rs"]
+mod svmlight;
 
-/// Labels and rows of an svmlight file with 1-based columns, in `columns` columns at least.
-fn read_svmlight(path: &str, columns: usize) -> Result<(Vec<u32>, Matrix), Failure> {
-    let text = std::fs::read_to_string(path)?;
-    let mut builder = MatrixBuilder::default();
-    let (mut labels, mut width) = (Vec::new(), columns);
-    for line in text.lines() {
-        let mut fields = line.split(' ');
-        labels.push(fields.next().unwrap_or_default().parse()?);
-        let mut row = SparseRow::default();
-        for pair in fields.filter(|f| !f.is_empty()) {
-            let (index, value) = pair.split_once(':').ok_or("a field without `:`")?;
-            let column = index.parse::<u32>()?.checked_sub(1).ok_or("column 0")?;
-            width = width.max(column as usize + 1);
-            row.indices.push(column);
-            row.values.push(value.parse()?);
-        }
-        builder.push(&row);
-    }
-    Ok((labels, builder.finish(width)?))
-}
+use svmlight::{read_svmlight, Failure};
 
 fn main() -> Result<(), Failure> {
     let args: Vec<String> = std::env::args().collect();
