@@ -93,6 +93,12 @@ impl ApproxParams {
     }
 }
 
+thread_local! {
+    /// One scoring thread's mapped row and its columns (0, 1, …), kept between documents so
+    /// that scoring a stream allocates nothing per document after the first.
+    static MAPPED: std::cell::RefCell<(Vec<u32>, Vec<f64>)> = std::cell::RefCell::default();
+}
+
 /// A fitted feature map.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum FeatureMap {
@@ -227,11 +233,15 @@ impl Approximated {
 
     /// The class scores of one weighted row, into `out`.
     pub fn scores(&self, indices: &[u32], values: &[f64], out: &mut [f64]) {
-        let features = self.map.features();
-        let mut mapped = vec![0.0; features];
-        self.map.transform_row(indices, values, &mut mapped);
-        let columns: Vec<u32> = (0..features as u32).collect();
-        self.svm.scores(&columns, &mapped, out);
+        MAPPED.with_borrow_mut(|(columns, mapped)| {
+            let features = self.map.features();
+            mapped.resize(features, 0.0);
+            self.map.transform_row(indices, values, mapped);
+            if columns.len() != features {
+                *columns = (0..features as u32).collect();
+            }
+            self.svm.scores(columns, mapped, out);
+        });
     }
 
     /// The predicted class of every weighted row of `x`: the rows are mapped as one batch (each
