@@ -69,7 +69,8 @@ pub struct ClassifierArgs {
     /// Kernel SVM: the constant of the poly kernel [default: 0].
     #[arg(long)]
     pub coef0: Option<f64>,
-    /// Kernel SVM: megabytes of kernel rows cached, >= 1 [default: 200].
+    /// Kernel SVM: megabytes of kernel values, the whole matrix if it fits, else cached rows,
+    /// >= 1 [default: 200].
     #[arg(long, value_name = "MB")]
     pub cache_mb: Option<usize>,
 }

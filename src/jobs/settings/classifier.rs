@@ -88,7 +88,7 @@ pub struct KernelFlags {
     pub degree: Option<u32>,
     /// The constant of the poly kernel.
     pub coef0: Option<f64>,
-    /// Megabytes of kernel rows cached.
+    /// Megabytes for kernel values: the whole kernel matrix when it fits, else cached rows.
     pub cache_mb: Option<usize>,
     /// The linear SVM over this approximation of the RBF kernel, instead of a kernel SVM.
     pub approx: Option<Approximation>,

@@ -16,6 +16,12 @@ use crate::model::random::SplitMix;
 use crate::packed::Table;
 use crate::vectorize::{matrix_row, Matrix};
 
+thread_local! {
+    /// One thread's weights of one input column, kept between documents so that mapping a
+    /// stream allocates nothing per document after the first.
+    static COLUMN_WEIGHTS: std::cell::RefCell<Vec<f64>> = std::cell::RefCell::default();
+}
+
 /// Input columns whose weights are drawn and held at once when transforming a batch: at M =
 /// 4,000, 32 MB.
 const COLUMN_BLOCK: usize = 1024;
@@ -164,13 +170,15 @@ impl FourierFeatures {
     /// fitted on are left out.
     pub fn transform_row(&self, indices: &[u32], values: &[f64], out: &mut [f64]) {
         out.copy_from_slice(&self.offsets);
-        let mut w = vec![0.0; self.components];
-        for (&j, &v) in indices.iter().zip(values) {
-            if let Some(&key) = self.keys.get(j as usize) {
-                self.column_weights(key, &mut w);
-                out.iter_mut().zip(&w).for_each(|(o, &w)| *o += v * w);
+        COLUMN_WEIGHTS.with_borrow_mut(|w| {
+            w.resize(self.components, 0.0);
+            for (&j, &v) in indices.iter().zip(values) {
+                if let Some(&key) = self.keys.get(j as usize) {
+                    self.column_weights(key, w);
+                    out.iter_mut().zip(w.iter()).for_each(|(o, &w)| *o += v * w);
+                }
             }
-        }
+        });
         let scale = (2.0 / self.components as f64).sqrt();
         out.iter_mut().for_each(|o| *o = scale * o.cos());
     }

@@ -190,6 +190,14 @@ impl Scatter {
         }
     }
 
+    /// Makes room for at least `columns` columns. A longer scratch row gives the same dot
+    /// products, since the rows it is compared with have no entries past their own columns.
+    pub(crate) fn reserve_columns(&mut self, columns: usize) {
+        if self.dense.len() < columns {
+            self.dense.resize(columns, 0.0);
+        }
+    }
+
     /// Spreads the row (`indices`, `values`); columns past the scratch row's are dropped, since
     /// no row it is compared with has them.
     pub(crate) fn load(&mut self, indices: &[u32], values: &[f64]) {

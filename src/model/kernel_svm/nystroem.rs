@@ -23,6 +23,14 @@ use crate::vectorize::{matrix_row, pick_rows, renumber, Matrix, SparseRow};
 /// block's kernel values stay small.
 const BLOCK: usize = 256;
 
+thread_local! {
+    /// One thread's scratch row (as wide as the vocabulary) and kernel values, kept between
+    /// documents: zeroing a vocabulary-wide row for every document of a stream cost more than
+    /// the kernel values themselves.
+    static ROW_SCRATCH: std::cell::RefCell<(Scatter, Vec<f64>)> =
+        std::cell::RefCell::new((Scatter::new(0), Vec::new()));
+}
+
 /// A fitted Nyström map.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(try_from = "Stored", into = "Stored")]
@@ -213,13 +221,15 @@ impl Nystroem {
     /// The features of one row (`indices`, `values`), into `out` ([`Nystroem::features`]
     /// long); columns the map was not fitted on are left out.
     pub fn transform_row(&self, indices: &[u32], values: &[f64], out: &mut [f64]) {
-        let mut kernel = vec![0.0; self.components()];
-        let mut scatter = Scatter::new(self.landmarks.cols());
-        self.row_values(&mut scatter, indices, values, &mut kernel);
-        out.fill(0.0);
-        for (k, map_row) in kernel.iter().zip(self.map.chunks(self.rank.max(1))) {
-            out.iter_mut().zip(map_row).for_each(|(o, &u)| *o += k * u);
-        }
+        ROW_SCRATCH.with_borrow_mut(|(scatter, kernel)| {
+            scatter.reserve_columns(self.landmarks.cols());
+            kernel.resize(self.components(), 0.0);
+            self.row_values(scatter, indices, values, kernel);
+            out.fill(0.0);
+            for (k, map_row) in kernel.iter().zip(self.map.chunks(self.rank.max(1))) {
+                out.iter_mut().zip(map_row).for_each(|(o, &u)| *o += k * u);
+            }
+        });
     }
 
     /// Moves the landmarks into a grown vocabulary's columns: `columns` gives each old column
