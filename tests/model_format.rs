@@ -479,3 +479,37 @@ fn a_bit_flipped_anywhere_in_a_model_is_found_on_loading() {
         );
     }
 }
+
+/// A kernel SVM of format 11, by `bowline train four.tsv --kernel rbf -o M` on the four lines
+/// above, written before kernel models kept their support vectors' classes. It still gives the
+/// probes the labels and scores it gave when written, and `update` refuses it, naming the format.
+#[test]
+fn a_kernel_svm_of_format_11_classifies_as_it_did_and_is_refused_by_update() {
+    let path = "tests/fixtures/model-v11-kernel-rbf.bowline";
+    assert_eq!(std::fs::read(path).unwrap()[8..12], 11u32.to_le_bytes());
+    let model = TextClassifier::load(path).unwrap();
+    let then = [
+        ("a rocket to the moon", "space", 0.6780370022448372),
+        ("fresh bread from the oven", "food", 0.6177742847703236),
+        ("the striker scored a goal", "space", 0.5910336941162793),
+    ];
+    for (text, label, score) in then {
+        let prediction = model.predict(text).unwrap();
+        assert_eq!(prediction.label, label, "{text}");
+        assert!((prediction.ranked[0].1 - score).abs() < 1e-12, "{text}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("m.model");
+    std::fs::copy(path, &copy).unwrap();
+    std::fs::write(dir.path().join("more.tsv"), "food\tlentil soup\n").unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_bowline"))
+        .arg("update")
+        .arg(&copy)
+        .arg(dir.path().join("more.tsv"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("(model format 11)"), "{stderr}");
+    assert_eq!(std::fs::read(&copy).unwrap(), std::fs::read(path).unwrap());
+}

@@ -17,6 +17,7 @@ mod nystroem;
 mod smo;
 #[cfg(test)]
 mod tests;
+mod update;
 
 use std::cell::RefCell;
 
@@ -92,6 +93,9 @@ pub struct KernelSvm {
     tolerance: f64,
     /// The training rows with α_i > 0 in some class, in the training matrix's columns.
     support: Matrix,
+    /// The class of each support vector, which an update needs for the targets of the classes
+    /// where its α is zero. Empty in a model of format 11, which did not keep them.
+    labels: Vec<u32>,
     support_squares: Vec<f64>,
     /// The support vectors' inverted index, which scoring reads.
     postings: Postings,
@@ -129,6 +133,9 @@ struct Stored {
     steps: Vec<usize>,
     converged: Vec<bool>,
     calibration: Option<Vec<Sigmoid>>,
+    /// From format 13 on.
+    #[serde(default)]
+    labels: Table<u32>,
 }
 
 impl From<KernelSvm> for Stored {
@@ -153,6 +160,7 @@ impl From<KernelSvm> for Stored {
             steps: svm.steps,
             converged: svm.converged,
             calibration: svm.calibration,
+            labels: svm.labels.into(),
         }
     }
 }
@@ -182,6 +190,7 @@ impl TryFrom<Stored> for KernelSvm {
             postings: Postings::new(&support),
             linear: None,
             support,
+            labels: stored.labels.to_vec(),
             coefficients: stored.coefficients.to_vec(),
             rho: stored.rho,
             objectives: stored.objectives,
@@ -192,6 +201,44 @@ impl TryFrom<Stored> for KernelSvm {
         svm.check().map_err(|e| e.to_string())?;
         svm.linear = svm.linear_weights();
         Ok(svm)
+    }
+}
+
+/// The one-vs-rest problems over training rows: one problem per class, or one for two classes.
+struct Problems<'a> {
+    x: &'a Matrix,
+    labels: &'a [u32],
+    classes: usize,
+    kernel: KernelFunction,
+}
+
+impl Problems<'_> {
+    /// Solves every problem, in parallel, each from the feasible dual variables `start(c)`
+    /// (zeros to train from scratch), with `cache_bytes` for kernel values.
+    fn solve(
+        &self,
+        settings: Settings,
+        cache_bytes: usize,
+        start: impl Fn(usize) -> Vec<f64> + Sync,
+    ) -> Vec<BinarySolution> {
+        let squares = squared_norms(self.x);
+        let problems = if self.classes == 2 { 1 } else { self.classes };
+        let at_once = problems.min(rayon::current_num_threads()).max(1);
+        let kernels = Kernels::new(self.x, &squares, self.kernel, cache_bytes);
+        let cache_bytes = if kernels.whole() {
+            0
+        } else {
+            cache_bytes / at_once
+        };
+        (0..problems)
+            .into_par_iter()
+            .map(|c| {
+                let y: Vec<f64> = (self.labels.iter())
+                    .map(|&l| if l as usize == c { 1.0 } else { -1.0 })
+                    .collect();
+                smo::solve_from(Gram::new(&kernels, cache_bytes), &y, settings, start(c))
+            })
+            .collect()
     }
 }
 
@@ -219,29 +266,18 @@ impl KernelSvm {
             ));
         }
         let kernel = params.kernel.resolve(x);
-        let squares = squared_norms(x);
-        let problems = if classes == 2 { 1 } else { classes };
-        let at_once = problems.min(rayon::current_num_threads()).max(1);
         let settings = Settings {
             c: params.c,
             eps: params.tolerance,
             shrinking: params.shrinking,
         };
-        let kernels = Kernels::new(x, &squares, kernel, params.cache_bytes);
-        let cache_bytes = if kernels.whole() {
-            0
-        } else {
-            params.cache_bytes / at_once
+        let problems = Problems {
+            x,
+            labels,
+            classes,
+            kernel,
         };
-        let solutions: Vec<BinarySolution> = (0..problems)
-            .into_par_iter()
-            .map(|c| {
-                let y: Vec<f64> = (labels.iter())
-                    .map(|&l| if l as usize == c { 1.0 } else { -1.0 })
-                    .collect();
-                smo::solve(Gram::new(&kernels, cache_bytes), &y, settings)
-            })
-            .collect();
+        let solutions = problems.solve(settings, params.cache_bytes, |_| vec![0.0; x.rows()]);
         let mut svm = KernelSvm::from_solutions(x, labels, classes, kernel, &solutions)?;
         (svm.c, svm.tolerance) = (params.c, params.tolerance);
         Ok(svm)
@@ -292,6 +328,8 @@ impl KernelSvm {
             || classes == 0
             || per_class.iter().any(|&n| n != classes)
             || Some(self.coefficients.len()) != self.support.rows().checked_mul(classes)
+            || !(self.labels.is_empty() || self.labels.len() == self.support.rows())
+            || self.labels.iter().any(|&l| l as usize >= classes)
         {
             return Err(Error::Config(
                 "kernel SVM: its parts do not match its support vectors and classes".into(),
@@ -329,6 +367,7 @@ impl KernelSvm {
         let support = pick_rows(x, &rows)?;
         let mut svm = KernelSvm {
             kernel,
+            labels: rows.iter().map(|&i| labels[i]).collect(),
             support_squares: squared_norms(&support),
             postings: Postings::new(&support),
             linear: None,

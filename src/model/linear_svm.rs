@@ -227,12 +227,7 @@ impl LinearSvm {
         self.features = x.cols();
         self.store(solutions);
         if let Some(sigmoids) = &mut self.calibration {
-            let count = sigmoids.len() as f64;
-            let mean = Sigmoid {
-                a: sigmoids.iter().map(|s| s.a).sum::<f64>() / count,
-                b: sigmoids.iter().map(|s| s.b).sum::<f64>() / count,
-            };
-            sigmoids.resize(classes, mean);
+            platt::extend_with_mean(sigmoids, classes);
         }
         Ok(())
     }

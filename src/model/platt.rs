@@ -117,6 +117,17 @@ pub(crate) fn held_out_sigmoids(
     Ok(sigmoids)
 }
 
+/// Gives each class first seen in an update, up to `classes`, the mean of the existing classes'
+/// sigmoids: it has no held-out decisions of its own until the model is trained again.
+pub(crate) fn extend_with_mean(sigmoids: &mut Vec<Sigmoid>, classes: usize) {
+    let count = sigmoids.len() as f64;
+    let mean = Sigmoid {
+        a: sigmoids.iter().map(|s| s.a).sum::<f64>() / count,
+        b: sigmoids.iter().map(|s| s.b).sum::<f64>() / count,
+    };
+    sigmoids.resize(classes, mean);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

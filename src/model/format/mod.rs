@@ -39,6 +39,7 @@
 //! | 10 | for hashed terms, the hashed columns that occur, at the end of the vectorizer; arrays hold those columns alone instead of all 2^bits. Only a hashed model is written in format 10; any other is written in format 9, as before |
 //! | 11 | the kernel SVM, the classifier's last variant: its kernel, support vectors (as sections), coefficients, intercepts and sigmoids. Only a model with a kernel SVM is written in format 11, hashed or not; any other is written in format 9 or 10, as before |
 //! | 12 | the linear SVM over a kernel approximation (`--approx`), the classifier's last variant: its feature map (Nyström's landmarks and map as sections, or random Fourier features' seed, γ, offsets and per-column keys) and the linear SVM. Only such a model is written in format 12 |
+//! | 13 | the class of each of the kernel SVM's support vectors (a section, after its sigmoids), which `update` needs. A model with a kernel SVM is written in format 13; one of format 11 is still read, and refused by `update` |
 //!
 //! `versions.rs` holds the same history as the decoder reads it: the fields that each format
 //! added, which a file of an earlier format lacks and which read as their defaults (not hashed,
@@ -360,11 +361,12 @@ fn check_header(bytes: &[u8], path: &Path) -> Result<u32> {
         ));
     }
     let version = version_of(bytes);
-    if !(versions::OLDEST..=APPROX_FORMAT_VERSION).contains(&version) {
+    if !(versions::OLDEST..=versions::NEWEST).contains(&version) {
         return Err(problem(format!(
             "model format version {version}; this bowline reads versions {} to \
-             {APPROX_FORMAT_VERSION}",
-            versions::OLDEST
+             {}",
+            versions::OLDEST,
+            versions::NEWEST
         )));
     }
     let header = if version >= versions::SECTIONS {

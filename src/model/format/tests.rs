@@ -55,8 +55,8 @@ fn every_kind_of_bad_file_has_its_own_message() {
     flipped[last] ^= 0xFF;
     assert!(error_of(&flipped).contains("checksum mismatch"));
     let mut future = bytes.clone();
-    future[8..12].copy_from_slice(&(APPROX_FORMAT_VERSION + 1).to_le_bytes());
-    let newer = format!("format version {}", APPROX_FORMAT_VERSION + 1);
+    future[8..12].copy_from_slice(&(versions::NEWEST + 1).to_le_bytes());
+    let newer = format!("format version {}", versions::NEWEST + 1);
     assert!(error_of(&future).contains(&newer));
     assert!(Model::load(Path::new("/no/such/model"))
         .unwrap_err()
@@ -228,7 +228,7 @@ fn a_kernel_svm_round_trips_in_its_own_format_and_scores_the_same() {
         assert_eq!(svm.is_calibrated(), calibrated);
         let bytes = original.to_bytes().unwrap();
         assert_eq!(bytes[8..12], KERNEL_FORMAT_VERSION.to_le_bytes());
-        assert_eq!(KERNEL_FORMAT_VERSION, 11);
+        assert_eq!(KERNEL_FORMAT_VERSION, 13);
         let read = Model::from_bytes(&bytes, Path::new("m.bin")).unwrap();
         assert_eq!(read, original);
         assert_eq!(

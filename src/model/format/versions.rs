@@ -8,14 +8,16 @@ pub const FORMAT_VERSION: u32 = 9;
 /// The format this bowline writes a model with hashed terms (`--hash-bits`) in. Only a hashed vectorizer has the field
 /// it added, so a model without hashing is written in format 9, byte for byte as before.
 pub const HASHED_FORMAT_VERSION: u32 = 10;
-/// The format this bowline writes a model with a kernel SVM in. Only this format and the next
-/// have the classifier's `KernelSvm` variant, so a model of any other kind is written in format
-/// 9 or 10, byte for byte as before.
-pub const KERNEL_FORMAT_VERSION: u32 = 11;
-/// The format this bowline writes a linear SVM over a kernel approximation in, the newest: it
-/// reads every format from the oldest, 3, to this one. Only this format has the classifier's
-/// `Approximated` variant, so a model of any other kind is written as before.
+/// The format this bowline writes a model with a kernel SVM in, the newest: it reads every
+/// format from the oldest, 3, to this one. Format 11 had the kernel SVM without its support
+/// vectors' classes; a model of any other kind is written as before.
+pub const KERNEL_FORMAT_VERSION: u32 = 13;
+/// The format this bowline writes a linear SVM over a kernel approximation in. Only it and
+/// format 13 have the classifier's `Approximated` variant, so a model of any other kind is
+/// written as before.
 pub const APPROX_FORMAT_VERSION: u32 = 12;
+/// The newest format this bowline reads.
+pub(super) const NEWEST: u32 = KERNEL_FORMAT_VERSION;
 /// The oldest format this bowline reads.
 pub(super) const OLDEST: u32 = 3;
 /// The first format whose large arrays are sections, which its header locates.
@@ -36,6 +38,7 @@ pub(super) const FIELDS: &[Since] = &[
     since(8, "StoredVectorizer", "ngram_weight"),
     since(9, "Tuned", "best_not_taken"),
     since(10, "StoredVectorizer", "columns"),
+    since(13, "StoredKernelSvm", "labels"),
 ];
 
 const fn since(version: u32, owner: &'static str, field: &'static str) -> Since {

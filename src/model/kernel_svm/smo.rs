@@ -59,15 +59,23 @@ struct Smo<'a> {
     unshrunk: bool,
 }
 
-/// Solves the problem of `gram` with targets `y` (±1).
-pub(crate) fn solve(gram: Gram<'_>, y: &[f64], settings: Settings) -> BinarySolution {
+/// Solves the problem of `gram` with targets `y` (±1) from the dual variables `alpha`: zeros
+/// to train from scratch, or any feasible α (yᵀα = 0, each in [0, C]) for a warm start, as
+/// LIBSVM's solver starts from any feasible α. The gradient is built from the rows with α_i > 0
+/// before the first step.
+pub(crate) fn solve_from(
+    gram: Gram<'_>,
+    y: &[f64],
+    settings: Settings,
+    alpha: Vec<f64>,
+) -> BinarySolution {
     let l = y.len();
     let diagonal = (0..l).map(|i| gram.diagonal(i)).collect();
     let mut smo = Smo {
         gram,
         y,
         diagonal,
-        alpha: vec![0.0; l],
+        alpha,
         g: vec![-1.0; l],
         g_bar: vec![0.0; l],
         active: (0..l).collect(),
@@ -75,6 +83,7 @@ pub(crate) fn solve(gram: Gram<'_>, y: &[f64], settings: Settings) -> BinarySolu
         settings,
         unshrunk: false,
     };
+    smo.initial_gradient();
     let (iterations, converged) = smo.run();
     smo.finish(iterations, converged)
 }
@@ -86,6 +95,28 @@ impl Smo<'_> {
 
     fn lower(&self, i: usize) -> bool {
         self.alpha[i] <= 0.0
+    }
+
+    /// G = Qα − 1 and Ḡ from the starting α: one kernel row per variable above zero, none when
+    /// starting from zero.
+    fn initial_gradient(&mut self) {
+        for i in 0..self.y.len() {
+            if self.lower(i) {
+                continue;
+            }
+            self.gram.fill(i);
+            let (ki, weight) = (self.gram.row(i), self.alpha[i] * self.y[i]);
+            let bound = if self.upper(i) { self.settings.c } else { 0.0 } * self.y[i];
+            let rows = self
+                .g
+                .iter_mut()
+                .zip(&mut self.g_bar)
+                .zip(ki.iter().zip(self.y));
+            for ((g, g_bar), (&k, &y)) in rows {
+                *g += weight * y * f64::from(k);
+                *g_bar += bound * y * f64::from(k);
+            }
+        }
     }
 
     /// LIBSVM's main loop; returns the steps taken and whether the tolerance was met.

@@ -230,3 +230,118 @@ fn scores_of_one_row_equal_the_batch_scores() {
         assert_eq!(one, batch[i * 3..(i + 1) * 3]);
     }
 }
+
+/// Rows that do not move: the same columns, values and norms.
+fn unchanged<'a>(columns: &'a [u32], rescale: &'a [f64]) -> crate::model::ColumnChange<'a> {
+    crate::model::ColumnChange {
+        columns,
+        rescale,
+        l2: false,
+    }
+}
+
+fn three_classes(rows: usize, seed: u64) -> (Matrix, Vec<u32>) {
+    let x = random_matrix(rows, 8, seed);
+    let labels = (0..rows)
+        .map(|i| {
+            let first = x.get(i, 0).copied().unwrap_or(0.0);
+            let second = x.get(i, 1).copied().unwrap_or(0.0);
+            u32::from(first > 0.5) + u32::from(second > 0.5 && first <= 0.5) * 2
+        })
+        .collect();
+    (x, labels)
+}
+
+#[test]
+fn an_update_without_rows_starts_at_the_optimum_and_takes_no_step() {
+    let (x, labels) = three_classes(90, 4);
+    let params = KernelSvmParams {
+        kernel: rbf(1.0),
+        c: 2.0,
+        ..KernelSvmParams::default()
+    };
+    let trained = KernelSvm::train(&x, &labels, 3, &params).unwrap();
+    let mut updated = trained.clone();
+    let columns: Vec<u32> = (0..8).collect();
+    let none = MatrixBuilder::default().finish(8).unwrap();
+    updated
+        .update(&none, &[], 3, unchanged(&columns, &[1.0; 8]))
+        .unwrap();
+    // The support vectors alone have the same optimum: the rows left out had α = 0.
+    assert_eq!(updated.steps(), &[0, 0, 0]);
+    for (a, b) in updated
+        .dual_objectives()
+        .iter()
+        .zip(trained.dual_objectives())
+    {
+        assert!((a - b).abs() <= 1e-9 * b.abs(), "{a} against {b}");
+    }
+    assert_eq!(updated.predict(&x), trained.predict(&x));
+}
+
+#[test]
+fn an_update_reaches_the_cold_optimum_over_the_support_vectors_and_the_new_rows_in_fewer_steps() {
+    let (x, labels) = three_classes(160, 11);
+    let params = KernelSvmParams {
+        kernel: rbf(1.0),
+        c: 2.0,
+        tolerance: 1e-6,
+        ..KernelSvmParams::default()
+    };
+    let first: Vec<usize> = (0..120).collect();
+    let later: Vec<usize> = (120..160).collect();
+    let pick = |rows: &[usize]| -> (Matrix, Vec<u32>) {
+        let labels = rows.iter().map(|&i| labels[i]).collect();
+        (pick_rows(&x, rows).unwrap(), labels)
+    };
+    let ((x1, y1), (x2, y2)) = (pick(&first), pick(&later));
+    let mut updated = KernelSvm::train(&x1, &y1, 3, &params).unwrap();
+    let (support, support_labels) = (updated.support.clone(), updated.labels.clone());
+    let columns: Vec<u32> = (0..8).collect();
+    updated
+        .update(&x2, &y2, 3, unchanged(&columns, &[1.0; 8]))
+        .unwrap();
+    // The same problem trained from zero: the support vectors, then the new rows.
+    let both = update::stacked(&support, &x2).unwrap();
+    let both_labels: Vec<u32> = support_labels.iter().chain(&y2).copied().collect();
+    let cold = KernelSvm::train(&both, &both_labels, 3, &params).unwrap();
+    for (warm, cold) in updated.dual_objectives().iter().zip(cold.dual_objectives()) {
+        assert!(
+            (warm - cold).abs() <= 1e-6 * cold.abs(),
+            "{warm} against {cold}"
+        );
+    }
+    assert!(updated.converged().iter().all(|&c| c));
+    let steps = |svm: &KernelSvm| svm.steps().iter().sum::<usize>();
+    assert!(
+        steps(&updated) < steps(&cold),
+        "{} against {}",
+        steps(&updated),
+        steps(&cold)
+    );
+    assert_eq!(updated.predict(&x), cold.predict(&x));
+}
+
+#[test]
+fn an_update_may_add_a_class_to_a_two_class_model() {
+    let (x, labels) = three_classes(120, 5);
+    let params = KernelSvmParams {
+        kernel: rbf(1.0),
+        c: 2.0,
+        ..KernelSvmParams::default()
+    };
+    let (two, rest): (Vec<usize>, Vec<usize>) = (0..120).partition(|&i| labels[i] < 2);
+    let pick = |rows: &[usize]| -> (Matrix, Vec<u32>) {
+        let labels = rows.iter().map(|&i| labels[i]).collect();
+        (pick_rows(&x, rows).unwrap(), labels)
+    };
+    let ((x1, y1), (x2, y2)) = (pick(&two), pick(&rest));
+    let mut svm = KernelSvm::train(&x1, &y1, 2, &params).unwrap();
+    let columns: Vec<u32> = (0..8).collect();
+    svm.update(&x2, &y2, 3, unchanged(&columns, &[1.0; 8]))
+        .unwrap();
+    assert_eq!(svm.classes(), 3);
+    let predicted = svm.predict(&x);
+    let right = (predicted.iter().zip(&labels)).filter(|(p, l)| p == l);
+    assert!(right.count() >= 100, "{predicted:?}");
+}

@@ -20,7 +20,9 @@ impl Classifier {
     /// reservoir of earlier rows, re-weighted with the new idf, plus the new rows (see
     /// [`LinearSvm::update`](crate::model::LinearSvm::update)); over a kernel approximation, it
     /// does so on the mapped rows, the map kept as fitted (see
-    /// [`Approximated::update`](crate::model::Approximated::update)).
+    /// [`Approximated::update`](crate::model::Approximated::update)). The kernel SVM solves its
+    /// dual again over its support vectors, re-weighted, and the new rows, from its previous α
+    /// (see [`KernelSvm::update`](crate::model::KernelSvm::update)).
     pub fn update(
         &mut self,
         rows: &Matrix,
@@ -38,12 +40,12 @@ impl Classifier {
                 nb.add(rows, ids);
             }
             Classifier::Svm(svm) => {
-                let change = ColumnChange {
-                    columns,
-                    rescale: &rescale(old, merged, columns),
-                    l2: merged.config().weighting.norm == Norm::L2,
-                };
-                svm.update(rows, ids, classes, change)?;
+                let rescale = rescale(old, merged, columns);
+                svm.update(rows, ids, classes, change(merged, columns, &rescale))?;
+            }
+            Classifier::KernelSvm(svm) => {
+                let rescale = rescale(old, merged, columns);
+                svm.update(rows, ids, classes, change(merged, columns, &rescale))?;
             }
             Classifier::Knn(knn) => {
                 knn.check_postings()?;
@@ -51,7 +53,6 @@ impl Classifier {
                 knn.add(rows, ids)?;
             }
             Classifier::Selected(_) => return Err(not_updatable()),
-            Classifier::KernelSvm(_) => return Err(kernel_not_updatable()),
             Classifier::Approximated(approx) => approx.update(rows, ids, classes, columns)?,
             Classifier::MultiLabel(_) => {
                 // Documents with one label each are label sets of one.
@@ -80,20 +81,22 @@ impl Classifier {
                 "documents with several labels can only update a multi-label model".into(),
             ));
         };
-        let change = ColumnChange {
+        let rescale = rescale(old, merged, columns);
+        multi.update(
+            rows,
+            sets,
+            labels,
             columns,
-            rescale: &rescale(old, merged, columns),
-            l2: merged.config().weighting.norm == Norm::L2,
-        };
-        multi.update(rows, sets, labels, columns, change)
+            change(merged, columns, &rescale),
+        )
     }
 
     /// Refuses, before any work, a classifier that cannot learn more documents: a model from
-    /// `select`.
+    /// `select`, or a kernel SVM of format 11.
     pub(crate) fn check_updatable(&self) -> Result<()> {
         match self {
             Classifier::Selected(_) => Err(not_updatable()),
-            Classifier::KernelSvm(_) => Err(kernel_not_updatable()),
+            Classifier::KernelSvm(svm) => svm.check_updatable(),
             _ => Ok(()),
         }
     }
@@ -155,16 +158,18 @@ fn rescale(old: &FittedVectorizer, merged: &FittedVectorizer, columns: &[u32]) -
     factors
 }
 
-/// Why a kernel SVM cannot learn more documents. It keeps only its support vectors: a warm start
-/// of the union's dual from them would drop the earlier rows that were not support vectors, and
-/// the kernel values of every kept row change with the new idf and vocabulary, so the result
-/// would be neither the model of all documents nor a bounded step from it.
-fn kernel_not_updatable() -> Error {
-    Error::Config(
-        "a kernel SVM keeps only its support vectors and cannot be updated; train again on all \
-         the documents (the linear SVM and naive Bayes can be updated)"
-            .into(),
-    )
+/// How the model's columns change: `columns` and `rescale` (see [`rescale`]), and whether rows
+/// are scaled to unit length under `merged`'s weighting.
+fn change<'a>(
+    merged: &FittedVectorizer,
+    columns: &'a [u32],
+    rescale: &'a [f64],
+) -> ColumnChange<'a> {
+    ColumnChange {
+        columns,
+        rescale,
+        l2: merged.config().weighting.norm == Norm::L2,
+    }
 }
 
 /// Why a model from `select` cannot learn more documents.
