@@ -240,6 +240,12 @@ fn unchanged<'a>(columns: &'a [u32], rescale: &'a [f64]) -> crate::model::Column
     }
 }
 
+/// Rows `rows` of `x`, with their labels.
+fn part(x: &Matrix, labels: &[u32], rows: &[usize]) -> (Matrix, Vec<u32>) {
+    let picked = rows.iter().map(|&i| labels[i]).collect();
+    (pick_rows(x, rows).unwrap(), picked)
+}
+
 fn three_classes(rows: usize, seed: u64) -> (Matrix, Vec<u32>) {
     let x = random_matrix(rows, 8, seed);
     let labels = (0..rows)
@@ -290,11 +296,7 @@ fn an_update_reaches_the_cold_optimum_over_the_support_vectors_and_the_new_rows_
     };
     let first: Vec<usize> = (0..120).collect();
     let later: Vec<usize> = (120..160).collect();
-    let pick = |rows: &[usize]| -> (Matrix, Vec<u32>) {
-        let labels = rows.iter().map(|&i| labels[i]).collect();
-        (pick_rows(&x, rows).unwrap(), labels)
-    };
-    let ((x1, y1), (x2, y2)) = (pick(&first), pick(&later));
+    let ((x1, y1), (x2, y2)) = (part(&x, &labels, &first), part(&x, &labels, &later));
     let mut updated = KernelSvm::train(&x1, &y1, 3, &params).unwrap();
     let (support, support_labels) = (updated.support.clone(), updated.labels.clone());
     let columns: Vec<u32> = (0..8).collect();
@@ -331,11 +333,7 @@ fn an_update_may_add_a_class_to_a_two_class_model() {
         ..KernelSvmParams::default()
     };
     let (two, rest): (Vec<usize>, Vec<usize>) = (0..120).partition(|&i| labels[i] < 2);
-    let pick = |rows: &[usize]| -> (Matrix, Vec<u32>) {
-        let labels = rows.iter().map(|&i| labels[i]).collect();
-        (pick_rows(&x, rows).unwrap(), labels)
-    };
-    let ((x1, y1), (x2, y2)) = (pick(&two), pick(&rest));
+    let ((x1, y1), (x2, y2)) = (part(&x, &labels, &two), part(&x, &labels, &rest));
     let mut svm = KernelSvm::train(&x1, &y1, 2, &params).unwrap();
     let columns: Vec<u32> = (0..8).collect();
     svm.update(&x2, &y2, 3, unchanged(&columns, &[1.0; 8]))
