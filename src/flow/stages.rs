@@ -144,7 +144,7 @@ fn fused_transform_stage<'a>(
     vectorizer: &'a FittedVectorizer,
 ) -> Stage<'a, Analyzed> {
     Stage::new("analyze+count", move || {
-        let mut counting = DocumentCounter::new(analyzer);
+        let mut counting = DocumentCounter::for_corpus(analyzer);
         Box::new(move |batch: &mut Vec<Analyzed>| {
             let mut tokens = 0;
             for item in batch.iter_mut().filter(|i| i.entry.is_document()) {

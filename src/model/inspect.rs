@@ -153,10 +153,20 @@ fn ranked(
 }
 
 /// The `k` largest of a stream of (column, value), kept in at most 2k slots: when they fill,
-/// the best k are kept, so a million terms cost a million comparisons, not a sort.
+/// the best k are kept, so a million terms cost a million comparisons, not a sort. Once k are
+/// kept, an entry that ranks below the k-th is turned away at once: the k-th only rises, so it
+/// could never be kept. Without that, inspecting the default SVM model (1.09 million terms, 20
+/// classes) sorted 2k entries every k offers and took 0.87 s.
 struct Top {
     k: usize,
     kept: Vec<(u32, f64)>,
+    /// The k-th entry kept, once k are.
+    floor: Option<(u32, f64)>,
+}
+
+/// The order of [`Top`]: largest value first, then smallest column.
+fn rank(a: &(u32, f64), b: &(u32, f64)) -> std::cmp::Ordering {
+    b.1.total_cmp(&a.1).then(a.0.cmp(&b.0))
 }
 
 impl Top {
@@ -166,24 +176,61 @@ impl Top {
         Top {
             k,
             kept: Vec::new(),
+            floor: None,
         }
     }
 
     fn offer(&mut self, column: u32, value: f64) {
-        self.kept.push((column, value));
+        let entry = (column, value);
+        if self.floor.is_some_and(|floor| rank(&entry, &floor).is_ge()) {
+            return;
+        }
+        self.kept.push(entry);
         if self.kept.len() > self.k.saturating_mul(2) {
             self.shrink();
         }
     }
 
     fn shrink(&mut self) {
-        self.kept
-            .sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        self.kept.sort_by(rank);
         self.kept.truncate(self.k);
+        if self.k > 0 && self.kept.len() == self.k {
+            self.floor = self.kept.last().copied();
+        }
     }
 
     fn finish(mut self) -> Vec<(u32, f64)> {
         self.shrink();
         self.kept
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `k` best of `entries` by a full sort, as [`Top`] ranks them.
+    fn sorted(entries: &[(u32, f64)], k: usize) -> Vec<(u32, f64)> {
+        let mut all = entries.to_vec();
+        all.sort_by(rank);
+        all.truncate(k);
+        all
+    }
+
+    #[test]
+    fn top_keeps_what_a_full_sort_keeps_with_ties_and_in_any_order() {
+        // Values with many ties, offered in ascending and in scrambled column order.
+        let entries: Vec<(u32, f64)> = (0..5000u32)
+            .map(|j| (j, f64::from((j * 7919) % 97) - 40.0))
+            .collect();
+        let mut scrambled = entries.clone();
+        scrambled.sort_by_key(|&(j, _)| j.wrapping_mul(2_654_435_761) % 5003);
+        for k in [0, 1, 3, 10, 6000] {
+            for order in [&entries, &scrambled] {
+                let mut top = Top::new(k);
+                order.iter().for_each(|&(j, value)| top.offer(j, value));
+                assert_eq!(top.finish(), sorted(&entries, k), "k {k}");
+            }
+        }
     }
 }

@@ -65,7 +65,7 @@ impl TermList {
     }
 
     /// Term `j`'s bytes; empty when the ends do not fit the text (a damaged file).
-    fn term_bytes(&self, j: usize) -> &[u8] {
+    pub(super) fn term_bytes(&self, j: usize) -> &[u8] {
         let start = if j == 0 { 0 } else { self.ends[j - 1] };
         let end = self.ends[j];
         let range = usize::try_from(start).unwrap_or(usize::MAX)..usize::try_from(end).unwrap_or(0);
@@ -129,6 +129,12 @@ impl TermList {
             self.term_bytes(j as usize) == term.as_bytes()
         });
         found.copied()
+    }
+
+    /// Whether the hash table of [`TermList::find`] has been built.
+    #[cfg(test)]
+    pub(super) fn has_hash_table(&self) -> bool {
+        self.index.table.get().is_some()
     }
 
     fn hash_table(&self) -> HashTable<u32> {

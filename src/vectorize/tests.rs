@@ -204,6 +204,48 @@ fn a_long_text_counts_as_it_would_by_text() {
 }
 
 #[test]
+fn many_documents_count_as_by_text_before_and_after_the_index_is_built() {
+    let analysis = AnalyzerConfig {
+        ngram_max: 2,
+        ..AnalyzerConfig::default()
+    };
+    let analyzer = crate::analyze::Analyzer::new(analysis.clone()).unwrap();
+    let mut worker = analyzer.worker();
+    let mut fitter = Fitter::new(VectorizerConfig::default()).unwrap();
+    let mut terms = Terms::new();
+    let docs: Vec<String> = (0..300)
+        .map(|i| format!("rocket {} orbit w{} the oven w{} reached", i % 7, i % 13, i))
+        .collect();
+    for doc in &docs[..200] {
+        worker.analyze(doc, &mut terms);
+        fitter.add(&terms);
+    }
+    let (vectorizer, _) = fitter.finish(analysis).unwrap();
+    let mut counter = DocumentCounter::for_corpus(&analyzer);
+    let mut by_ids = Counted::default();
+    let mut by_text = Counted::default();
+    let mut built_at = None;
+    // Documents of the vocabulary and new ones, whose last words and pairs are unknown.
+    for (i, doc) in docs.iter().enumerate() {
+        counter.count(&vectorizer, doc, &mut by_ids);
+        worker.analyze(doc, &mut terms);
+        // By binary search, which leaves the terms' hash table unbuilt.
+        let column = |t: &str| vectorizer.terms.binary_search(t).ok().map(|j| j as u32);
+        RowCounter::default().count(&terms, column, &mut by_text);
+        assert_eq!(by_ids.row, by_text.row, "{doc}");
+        assert_eq!((by_ids.length, by_ids.oov), (by_text.length, by_text.oov));
+        if built_at.is_none() && vectorizer.grams.get().is_some() {
+            built_at = Some(i);
+            assert!(!vectorizer.terms.has_hash_table(), "built before the index");
+        }
+    }
+    assert!(
+        built_at.is_some_and(|i| i < 100),
+        "built after {built_at:?}"
+    );
+}
+
+#[test]
 fn hashed_terms_count_with_their_signs_and_prune_by_column() {
     let hashing = Hashing::new(4, true).unwrap();
     let config = |min_df| VectorizerConfig {
