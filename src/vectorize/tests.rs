@@ -167,8 +167,10 @@ fn rows_filled_in_place_equal_rows_pushed_one_by_one() {
     assert_eq!(filled.nnz(), (0..rows).map(|i| i % 7).sum::<usize>());
 }
 
-#[test]
-fn a_long_text_counts_as_it_would_by_text() {
+/// An analyzer of words and word pairs, and a vocabulary fitted with it on `docs`.
+fn fit_pairs<'a>(
+    docs: impl IntoIterator<Item = &'a str>,
+) -> (crate::analyze::Analyzer, FittedVectorizer) {
     let analysis = AnalyzerConfig {
         ngram_max: 2,
         ..AnalyzerConfig::default()
@@ -177,15 +179,22 @@ fn a_long_text_counts_as_it_would_by_text() {
     let mut worker = analyzer.worker();
     let mut fitter = Fitter::new(VectorizerConfig::default()).unwrap();
     let mut terms = Terms::new();
-    for doc in [
-        "the rocket reached orbit",
-        "bread in a hot oven",
-        "a rocket oven",
-    ] {
+    for doc in docs {
         worker.analyze(doc, &mut terms);
         fitter.add(&terms);
     }
     let (vectorizer, _) = fitter.finish(analysis).unwrap();
+    (analyzer, vectorizer)
+}
+
+#[test]
+fn a_long_text_counts_as_it_would_by_text() {
+    let (analyzer, vectorizer) = fit_pairs([
+        "the rocket reached orbit",
+        "bread in a hot oven",
+        "a rocket oven",
+    ]);
+    let (mut worker, mut terms) = (analyzer.worker(), Terms::new());
     // Over LONG_TEXT bytes, with words and pairs in and out of the vocabulary.
     let long = "The rocket reached a hot oven, then unknown orbit words. ".repeat(20_000);
     let mut by_ids = Counted::default();
@@ -205,22 +214,11 @@ fn a_long_text_counts_as_it_would_by_text() {
 
 #[test]
 fn many_documents_count_as_by_text_before_and_after_the_index_is_built() {
-    let analysis = AnalyzerConfig {
-        ngram_max: 2,
-        ..AnalyzerConfig::default()
-    };
-    let analyzer = crate::analyze::Analyzer::new(analysis.clone()).unwrap();
-    let mut worker = analyzer.worker();
-    let mut fitter = Fitter::new(VectorizerConfig::default()).unwrap();
-    let mut terms = Terms::new();
     let docs: Vec<String> = (0..300)
         .map(|i| format!("rocket {} orbit w{} the oven w{} reached", i % 7, i % 13, i))
         .collect();
-    for doc in &docs[..200] {
-        worker.analyze(doc, &mut terms);
-        fitter.add(&terms);
-    }
-    let (vectorizer, _) = fitter.finish(analysis).unwrap();
+    let (analyzer, vectorizer) = fit_pairs(docs[..200].iter().map(String::as_str));
+    let (mut worker, mut terms) = (analyzer.worker(), Terms::new());
     let mut counter = DocumentCounter::for_corpus(&analyzer);
     let mut by_ids = Counted::default();
     let mut by_text = Counted::default();

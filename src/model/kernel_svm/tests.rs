@@ -231,12 +231,24 @@ fn scores_of_one_row_equal_the_batch_scores() {
     }
 }
 
-/// Rows that do not move: the same columns, values and norms.
-fn unchanged<'a>(columns: &'a [u32], rescale: &'a [f64]) -> crate::model::ColumnChange<'a> {
+/// The columns of [`three_classes`]'s rows, which an update leaves as they are.
+const EIGHT_COLUMNS: [u32; 8] = [0, 1, 2, 3, 4, 5, 6, 7];
+
+/// Rows of [`three_classes`] that do not move: the same columns, values and norms.
+fn unchanged() -> crate::model::ColumnChange<'static> {
     crate::model::ColumnChange {
-        columns,
-        rescale,
+        columns: &EIGHT_COLUMNS,
+        rescale: &[1.0; 8],
         l2: false,
+    }
+}
+
+/// The parameters of the update tests: rbf, γ 1, C 2.
+fn update_params() -> KernelSvmParams {
+    KernelSvmParams {
+        kernel: rbf(1.0),
+        c: 2.0,
+        ..KernelSvmParams::default()
     }
 }
 
@@ -261,18 +273,11 @@ fn three_classes(rows: usize, seed: u64) -> (Matrix, Vec<u32>) {
 #[test]
 fn an_update_without_rows_starts_at_the_optimum_and_takes_no_step() {
     let (x, labels) = three_classes(90, 4);
-    let params = KernelSvmParams {
-        kernel: rbf(1.0),
-        c: 2.0,
-        ..KernelSvmParams::default()
-    };
+    let params = update_params();
     let trained = KernelSvm::train(&x, &labels, 3, &params).unwrap();
     let mut updated = trained.clone();
-    let columns: Vec<u32> = (0..8).collect();
     let none = MatrixBuilder::default().finish(8).unwrap();
-    updated
-        .update(&none, &[], 3, unchanged(&columns, &[1.0; 8]))
-        .unwrap();
+    updated.update(&none, &[], 3, unchanged()).unwrap();
     // The support vectors alone have the same optimum: the rows left out had α = 0.
     assert_eq!(updated.steps(), &[0, 0, 0]);
     for (a, b) in updated
@@ -289,20 +294,15 @@ fn an_update_without_rows_starts_at_the_optimum_and_takes_no_step() {
 fn an_update_reaches_the_cold_optimum_over_the_support_vectors_and_the_new_rows_in_fewer_steps() {
     let (x, labels) = three_classes(160, 11);
     let params = KernelSvmParams {
-        kernel: rbf(1.0),
-        c: 2.0,
         tolerance: 1e-6,
-        ..KernelSvmParams::default()
+        ..update_params()
     };
     let first: Vec<usize> = (0..120).collect();
     let later: Vec<usize> = (120..160).collect();
     let ((x1, y1), (x2, y2)) = (part(&x, &labels, &first), part(&x, &labels, &later));
     let mut updated = KernelSvm::train(&x1, &y1, 3, &params).unwrap();
     let (support, support_labels) = (updated.support.clone(), updated.labels.clone());
-    let columns: Vec<u32> = (0..8).collect();
-    updated
-        .update(&x2, &y2, 3, unchanged(&columns, &[1.0; 8]))
-        .unwrap();
+    updated.update(&x2, &y2, 3, unchanged()).unwrap();
     // The same problem trained from zero: the support vectors, then the new rows.
     let both = update::stacked(&support, &x2).unwrap();
     let both_labels: Vec<u32> = support_labels.iter().chain(&y2).copied().collect();
@@ -327,17 +327,11 @@ fn an_update_reaches_the_cold_optimum_over_the_support_vectors_and_the_new_rows_
 #[test]
 fn an_update_may_add_a_class_to_a_two_class_model() {
     let (x, labels) = three_classes(120, 5);
-    let params = KernelSvmParams {
-        kernel: rbf(1.0),
-        c: 2.0,
-        ..KernelSvmParams::default()
-    };
+    let params = update_params();
     let (two, rest): (Vec<usize>, Vec<usize>) = (0..120).partition(|&i| labels[i] < 2);
     let ((x1, y1), (x2, y2)) = (part(&x, &labels, &two), part(&x, &labels, &rest));
     let mut svm = KernelSvm::train(&x1, &y1, 2, &params).unwrap();
-    let columns: Vec<u32> = (0..8).collect();
-    svm.update(&x2, &y2, 3, unchanged(&columns, &[1.0; 8]))
-        .unwrap();
+    svm.update(&x2, &y2, 3, unchanged()).unwrap();
     assert_eq!(svm.classes(), 3);
     let predicted = svm.predict(&x);
     let right = (predicted.iter().zip(&labels)).filter(|(p, l)| p == l);

@@ -107,20 +107,14 @@ fn moved(support: &Matrix, change: ColumnChange) -> Result<Matrix> {
     builder.finish(change.rescale.len())
 }
 
-/// The rows of `top` followed by those of `bottom`, which have the same columns.
+/// The rows of `top` followed by those of `bottom`, which must have the same columns.
 pub(super) fn stacked(top: &Matrix, bottom: &Matrix) -> Result<Matrix> {
-    let mut builder = MatrixBuilder::default();
-    let mut row = SparseRow::default();
-    for (matrix, i) in (0..top.rows())
-        .map(|i| (top, i))
-        .chain((0..bottom.rows()).map(|i| (bottom, i)))
-    {
-        let (indices, values) = matrix_row(matrix, i);
-        row.indices.clear();
-        row.indices.extend_from_slice(indices);
-        row.values.clear();
-        row.values.extend_from_slice(values);
-        builder.push(&row);
+    if top.cols() != bottom.cols() {
+        return Err(Error::Config(format!(
+            "kernel SVM update: support vectors of {} columns and new rows of {}",
+            top.cols(),
+            bottom.cols()
+        )));
     }
-    builder.finish(bottom.cols())
+    Ok(sprs::vstack(&[top.view(), bottom.view()]))
 }
