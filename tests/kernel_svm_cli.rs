@@ -255,10 +255,6 @@ fn bad_kernel_flag_values_stop_with_status_2_naming_the_flag() {
         (&["--kernel", "rbf", "--classifier", "mnb"], "are SVM flags"),
         (&["--kernel", "rbf", "--loss", "hinge"], "--loss"),
         (&["--kernel", "rbf", "--reservoir", "10"], "--reservoir"),
-        (
-            &["--kernel", "rbf", "--tune"],
-            "--tune cannot be used with --kernel",
-        ),
         (&["--kernel", "rbf", "--multi-label"], "no multi-label form"),
     ];
     for (flags, message) in cases {
@@ -267,6 +263,61 @@ fn bad_kernel_flag_values_stop_with_status_2_naming_the_flag() {
         fails_with(&args, message);
     }
     assert!(!model.exists());
+}
+
+/// `train --kernel rbf --tune` searches kernels, γ and C with the analyses, by 3-fold
+/// cross-validation of the training corpus: `cv` with a trial's printed flags scores what the
+/// search scored, and `train` with the chosen flags makes the tuned model's classifier.
+#[test]
+fn tuning_a_kernel_svm_chooses_flags_that_cv_and_train_reproduce() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("tuned.model");
+    let args = ["train", "corpora", "-o", arg(&model), "--kernel", "rbf"];
+    let tune = ["--tune", "--tune-trials", "24", "--json"];
+    let (code, stdout, stderr) = outcome(&bowline(&[&args[..], &tune].concat(), b""));
+    assert_eq!(code, 0, "{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let flags = |t: &serde_json::Value| t["setting"]["flags"].as_str().unwrap().to_string();
+    let trials = report["trials"].as_array().unwrap();
+    let first: Vec<String> = (trials.iter().filter(|t| t["round"] == 1))
+        .map(flags)
+        .collect();
+    assert_eq!(first.len(), 24);
+    for kernel in [
+        "--kernel linear --c",
+        "--kernel rbf --gamma",
+        "--kernel poly",
+    ] {
+        assert!(first.iter().any(|f| f.contains(kernel)), "{kernel}");
+    }
+    let last = trials.iter().filter(|t| t["share"] == 1.0);
+    let best = last
+        .max_by(|a, b| {
+            a["accuracy"]
+                .as_f64()
+                .partial_cmp(&b["accuracy"].as_f64())
+                .unwrap()
+        })
+        .unwrap();
+    let mut cv = vec!["cv", "corpora", "--folds", "3", "--json", "-q"];
+    let best_flags = flags(best);
+    cv.extend(best_flags.split_whitespace());
+    let (code, stdout, stderr) = outcome(&bowline(&cv, b""));
+    assert_eq!(code, 0, "{stderr}");
+    let scored: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(scored["accuracy"]["mean"], best["accuracy"], "{best_flags}");
+
+    let again = dir.path().join("again.model");
+    let chosen = report["chosen"].as_str().unwrap();
+    let mut args = vec!["train", "corpora", "-o", arg(&again), "-q"];
+    args.extend(chosen.split_whitespace());
+    let (code, _, stderr) = outcome(&bowline(&args, b""));
+    assert_eq!(code, 0, "{stderr}");
+    let load = |m| bowline::TextClassifier::load(m).unwrap().into_model();
+    let (tuned, again) = (load(&model), load(&again));
+    assert_eq!(tuned.vectorizer, again.vectorizer);
+    assert_eq!(tuned.classifier, again.classifier, "{chosen}");
+    assert_eq!(tuned.info.tuned.unwrap().flags, chosen);
 }
 
 /// `serve` answers with the kernel model's classes, as `classify` does, and refuses an

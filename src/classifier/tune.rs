@@ -2,7 +2,8 @@
 //! found by successive halving within a time budget.
 //!
 //! A configuration is an analysis (stop words, stemming, word or character n-grams), a
-//! vectorizer (min-df, tf, idf) and the classifier's parameter (alpha, C or k). The documents are
+//! vectorizer (min-df, tf, idf) and the classifier's parameter (alpha, C or k; for an exact
+//! kernel SVM, the kernel, γ and C). The documents are
 //! held in memory; each round counts the ones it samples once for each analysis it tries, and
 //! each fold of each analysis fits its vocabulary and idf on its training rows alone, as `cv`
 //! does. Configurations that differ only in the classifier's parameter share their fold matrices,
@@ -28,7 +29,7 @@ use crate::corpus::{load_pending, Document, Entry};
 use crate::error::{Error, Result};
 use crate::eval::{correct, dev_split, enough_documents, folds};
 use crate::flow::{distinct_labels, Source};
-use crate::model::{Kind, Trainer, Tuned};
+use crate::model::{Trainer, Tuned};
 use crate::vectorize::{fit_part, weigh_part, DfBound, Idf, Tf, VectorizerConfig, Weighting};
 
 /// How long and how widely to search.
@@ -177,7 +178,7 @@ impl Builder {
         self.check_tunable(options)?;
         let held = Held::load(source, reading, options)?;
         let mut analyses = analyses(&self.analysis);
-        let mut settings = grid(self.kind(), &analyses)?;
+        let mut settings = grid(&self.trainer, &analyses)?;
         let incumbent = self.incumbent(&mut analyses, &mut settings);
         sample(&mut settings, options.max_trials, options.seed, &incumbent);
         let search = Search {
@@ -219,14 +220,6 @@ impl Builder {
             return Err(Error::Config(
                 "--tune cannot be used with --hash-bits: tuning searches settings over a \
                  vocabulary; tune without hashing, then train with --hash-bits"
-                    .into(),
-            ));
-        }
-        if self.trainer.kernel_svm().is_some() {
-            // Its grid is the linear SVM's C; a kernel's γ and C are not searched yet.
-            return Err(Error::Config(
-                "--tune cannot be used with --kernel: tuning does not choose a kernel, gamma or C \
-                 yet; tune without --kernel, or train the kernel SVM with --c and --gamma"
                     .into(),
             ));
         }
@@ -463,8 +456,10 @@ fn analyses(base: &AnalyzerConfig) -> Vec<AnalyzerConfig> {
     out
 }
 
-/// Every configuration of `kind` over `analyses`.
-fn grid(kind: Kind, analyses: &[AnalyzerConfig]) -> Result<Vec<Setting>> {
+/// Every configuration of `trainer`'s kind over `analyses`, with the parameters tuning tries for
+/// it (for an exact kernel SVM, the kernel, γ and C).
+fn grid(trainer: &Trainer, analyses: &[AnalyzerConfig]) -> Result<Vec<Setting>> {
+    let kind = trainer.kind();
     let weightings = [
         (Tf::Sublinear, Idf::Smooth),
         (Tf::Count, Idf::Smooth),
@@ -483,7 +478,7 @@ fn grid(kind: Kind, analyses: &[AnalyzerConfig]) -> Result<Vec<Setting>> {
                     },
                     ..kind.default_vectorizer()
                 };
-                for params in kind.tuning_grid() {
+                for params in trainer.tuning_grid() {
                     let trainer = kind.trainer(&params, vectorizer.weighting)?;
                     out.push(Setting {
                         analysis: a,
@@ -768,6 +763,11 @@ impl Search<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Kind;
+
+    fn mnb() -> Trainer {
+        Kind::Mnb.default_trainer(Weighting::default())
+    }
 
     fn trial(setting: &Setting, correct: &[bool]) -> Trial {
         let right = correct.iter().filter(|&&r| r).count();
@@ -791,7 +791,7 @@ mod tests {
         let options = TuneOptions::default();
         let held = Held::load(Source::labelled(pairs), &mut reading, &options).unwrap();
         let analyses = analyses(&AnalyzerConfig::default());
-        let settings = grid(Kind::Mnb, &analyses[..1]).unwrap();
+        let settings = grid(&mnb(), &analyses[..1]).unwrap();
         let round = Round::new(&held, 1.0 / 9.0, &analyses, &settings, &reading).unwrap();
         // Each fold holds out 2 of its 18 documents and trains on 4 of the other 36.
         let sizes: Vec<(usize, usize)> = round
@@ -810,6 +810,48 @@ mod tests {
         assert_eq!(used.len(), counted.classes.len());
         assert!(used.len() < 54 / 3);
         assert!(round.corpora[1..].iter().all(Option::is_none));
+    }
+
+    #[test]
+    fn a_kernel_svm_is_tuned_over_kernels_gamma_and_c_with_its_solver_settings() {
+        let base = crate::model::KernelSvmParams {
+            tolerance: 1e-2,
+            cache_bytes: 7 << 20,
+            ..Default::default()
+        };
+        let params = crate::model::Params {
+            kernel: Some(base),
+            ..Default::default()
+        };
+        let trainer = Kind::Svm.trainer(&params, Weighting::default()).unwrap();
+        let settings = grid(&trainer, &[AnalyzerConfig::default()]).unwrap();
+        // Two min-dfs and three weightings, each with 15 kernel settings.
+        assert_eq!(settings.len(), 6 * 15);
+        let first = &settings[0].vectorizer;
+        let kernels: Vec<String> = (settings.iter().filter(|s| s.vectorizer == *first))
+            .map(|s| s.trainer.parameter_flag())
+            .collect();
+        let mut expected = vec![
+            "--kernel linear --c 0.1".to_string(),
+            "--kernel linear --c 1".into(),
+            "--kernel linear --c 10".into(),
+        ];
+        for gamma in ["0.1", "0.3", "1", "3"] {
+            for c in [1, 10] {
+                expected.push(format!("--kernel rbf --gamma {gamma} --c {c}"));
+            }
+        }
+        for gamma in ["0.3", "1"] {
+            for c in [1, 10] {
+                let poly = format!("--kernel poly --gamma {gamma} --degree 2 --coef0 1");
+                expected.push(format!("{poly} --c {c}"));
+            }
+        }
+        assert_eq!(kernels, expected);
+        for setting in &settings {
+            let kernel = setting.trainer.kernel_svm().unwrap();
+            assert_eq!((kernel.tolerance, kernel.cache_bytes), (1e-2, 7 << 20));
+        }
     }
 
     #[test]
@@ -833,7 +875,7 @@ mod tests {
 
     #[test]
     fn the_incumbent_stays_unless_the_best_is_significantly_better() {
-        let settings = grid(Kind::Mnb, &[AnalyzerConfig::default()]).unwrap();
+        let settings = grid(&mnb(), &[AnalyzerConfig::default()]).unwrap();
         let (incumbent, other) = (&settings[0], &settings[1]);
         let base = [[true; 30], [false; 30]].concat();
         // Two rows more right out of 60: more accurate, but 1.42 standard errors.

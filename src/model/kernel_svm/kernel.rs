@@ -77,6 +77,24 @@ impl Kernel {
         }
     }
 
+    /// The flags of `bowline train` that give this kernel, naming only the parameters its
+    /// function reads.
+    pub fn flags(&self) -> String {
+        let gamma = match self.gamma {
+            Gamma::Scale => "scale".to_string(),
+            Gamma::Value(g) => g.to_string(),
+        };
+        let name = self.kind.name();
+        match self.kind {
+            KernelKind::Linear | KernelKind::Cosine => format!("--kernel {name}"),
+            KernelKind::Rbf => format!("--kernel {name} --gamma {gamma}"),
+            KernelKind::Poly => format!(
+                "--kernel {name} --gamma {gamma} --degree {} --coef0 {}",
+                self.degree, self.coef0
+            ),
+        }
+    }
+
     /// Checks the parameters a user sets.
     pub fn validate(&self) -> Result<()> {
         let gamma_ok = match self.gamma {

@@ -3,6 +3,7 @@
 
 use super::Kind;
 use crate::error::{Error, Result};
+use crate::model::kernel_svm::{Gamma, Kernel, KernelKind};
 use crate::model::multilabel::{BinaryNb, LabelSets, MultiLabel, MultiLabelClassifier, PerLabel};
 use crate::model::naive_bayes::loo::sampled;
 use crate::model::{
@@ -87,6 +88,36 @@ impl Kind {
                 .to_vec(),
         }
     }
+}
+
+/// The kernels, γ and C that tuning tries for an exact kernel SVM (`train --kernel K --tune`),
+/// each with `base`'s solver settings (tolerance, cache, shrinking): the linear kernel, RBF and
+/// the quadratic kernel (γ·x·z + 1)². The vectorizer's rows have unit length, so their squared
+/// distances lie in [0, 2] and γ = `scale` comes to about 1 on them; the values of γ span about a
+/// decade below it and a few times above, where an RBF kernel on such rows goes from nearly
+/// linear to nearly a nearest-neighbour rule.
+fn kernel_tuning_grid(base: &KernelSvmParams) -> Vec<Params> {
+    let with_gamma = |kind, gamma| Kernel {
+        gamma: Gamma::Value(gamma),
+        ..Kernel::new(kind)
+    };
+    let quadratic = |gamma| Kernel {
+        degree: 2,
+        coef0: 1.0,
+        ..with_gamma(KernelKind::Poly, gamma)
+    };
+    let linear = [0.1, 1.0, 10.0].map(|c| (Kernel::new(KernelKind::Linear), c));
+    let rbf = [0.1, 0.3, 1.0, 3.0].map(|g| with_gamma(KernelKind::Rbf, g));
+    let curved = rbf.into_iter().chain([0.3, 1.0].map(quadratic));
+    let curved = curved.flat_map(|kernel| [1.0, 10.0].map(|c| (kernel, c)));
+    linear
+        .into_iter()
+        .chain(curved)
+        .map(|(kernel, c)| Params {
+            kernel: Some(KernelSvmParams { kernel, c, ..*base }),
+            ..Params::default()
+        })
+        .collect()
 }
 
 /// Every kind's parameters, each at its default until set; a kind reads only its own.
@@ -352,13 +383,22 @@ impl Trainer {
         }
     }
 
+    /// The parameters tuning tries for this trainer: its kind's (see [`Kind::tuning_grid`]), or
+    /// for an exact kernel SVM, kernels, γ and C.
+    pub(crate) fn tuning_grid(&self) -> Vec<Params> {
+        match self {
+            Trainer::KernelSvm(params, _) => kernel_tuning_grid(params),
+            _ => self.kind().tuning_grid(),
+        }
+    }
+
     /// The flag of `bowline train` that sets the parameter tuning varies, with its value.
     pub(crate) fn parameter_flag(&self) -> String {
         match self {
             Trainer::NaiveBayes(_, alpha, _) => format!("--alpha {alpha}"),
             Trainer::Svm(svm, _) => format!("--c {}", svm.c),
             Trainer::Knn(knn, _) => format!("--k {}", knn.k),
-            Trainer::KernelSvm(svm, _) => format!("--c {}", svm.c),
+            Trainer::KernelSvm(svm, _) => format!("{} --c {}", svm.kernel.flags(), svm.c),
             Trainer::Approximated(svm, ..) => format!("--c {}", svm.c),
         }
     }
