@@ -224,6 +224,46 @@ fn update_adds_documents_and_a_class_to_a_kernel_model() {
     assert_eq!(accuracy(&model, "corpora"), 1.0);
 }
 
+/// `serve` learns labelled documents into a kernel model by the same warm-started update, a new
+/// class among them, and writes them to the file when it stops. A real server on 127.0.0.1.
+#[test]
+fn serve_learns_documents_and_a_class_into_a_kernel_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let (first, later) = (dir.path().join("first"), dir.path().join("later"));
+    part_of_corpora(&first, &["computing", "cooking", "space"], 0..8);
+    part_of_corpora(&later, &["computing", "cooking", "space"], 8..100);
+    part_of_corpora(&later, &["sports"], 0..100);
+    let model = dir.path().join("rbf.model");
+    let args = ["train", arg(&first), "-o", arg(&model), "--kernel", "rbf"];
+    let (code, _, stderr) = outcome(&bowline(&args, b""));
+    assert_eq!(code, 0, "{stderr}");
+    let mut documents = Vec::new();
+    for class in std::fs::read_dir(&later).unwrap() {
+        let class = class.unwrap().path();
+        for file in std::fs::read_dir(&class).unwrap() {
+            // One file is Windows-1252; a client sends it as UTF-8 text.
+            let bytes = std::fs::read(file.unwrap().path()).unwrap();
+            let text = String::from_utf8_lossy(&bytes);
+            let label = class.file_name().unwrap().to_str().unwrap();
+            documents.push(serde_json::json!({ "label": label, "text": text }));
+        }
+    }
+    assert_eq!(documents.len(), 37);
+    let server = common::serve::Server::start(&[arg(&model)]);
+    let learn = serde_json::json!({ "documents": documents });
+    let (status, answer) = server.post("/v1/models/rbf/learn", &learn);
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["learned"], 37);
+    let texts = ["the striker scored a goal in the cup final"];
+    let url = "/v1/models/rbf/classify";
+    let (status, answer) = server.post(url, &serde_json::json!({ "texts": texts }));
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["predictions"][0]["label"], "sports", "{answer}");
+    assert_eq!(server.stop(), 0);
+    // As `update` with the same documents: every document of the corpus is classified right.
+    assert_eq!(accuracy(&model, "corpora"), 1.0);
+}
+
 #[test]
 fn bad_kernel_flag_values_stop_with_status_2_naming_the_flag() {
     let dir = tempfile::tempdir().unwrap();
