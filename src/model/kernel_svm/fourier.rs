@@ -163,7 +163,7 @@ impl FourierFeatures {
 
     /// z(x) for every row of `x`, as a matrix of M columns.
     pub fn transform(&self, x: &Matrix) -> Result<Matrix> {
-        super::nystroem::dense_matrix(self.transform_dense(x), x.rows(), self.components)
+        super::kernel::dense_matrix(self.transform_dense(x), x.rows(), self.components)
     }
 
     /// z(x) of one row (`indices`, `values`), into `out` (M long); columns the map was not

@@ -246,28 +246,31 @@ impl Scatter {
     }
 }
 
-/// A matrix of `rows` dense rows of `width` columns, row `i` written by `fill(i, row)` in
-/// parallel; exact zeros are left out of the sparse result.
-pub(crate) fn dense_rows(
-    rows: usize,
-    width: usize,
-    fill: impl Fn(usize, &mut [f64]) + Sync,
-) -> Result<Matrix> {
-    use rayon::prelude::*;
-    let mut values = vec![0.0; rows * width];
-    (values.par_chunks_mut(width.max(1)).enumerate()).for_each(|(i, row)| fill(i, row));
-    let mut builder = crate::vectorize::MatrixBuilder::default();
-    let mut row = crate::vectorize::SparseRow::default();
-    for chunk in values.chunks(width.max(1)).take(rows) {
-        row.indices.clear();
-        row.values.clear();
-        for (j, &v) in chunk.iter().enumerate().filter(|(_, v)| **v != 0.0) {
-            row.indices.push(j as u32);
-            row.values.push(v);
-        }
-        builder.push(&row);
+/// A matrix of `rows` rows of `width` values each, from their row-major `values`, with exact
+/// zeros left out. The values' buffer becomes the matrix's, compacted in place, and the column
+/// ids are allocated once at their final size: a map of thousands of features makes a matrix of
+/// hundreds of megabytes, which growing row by row copied and zeroed page by page several times
+/// over (most of the time of fitting random Fourier features on SMS).
+pub(crate) fn dense_matrix(mut values: Vec<f64>, rows: usize, width: usize) -> Result<Matrix> {
+    if values.len() < rows * width {
+        return Err(Error::Config(format!(
+            "a dense matrix of {rows} × {width} was given {} values",
+            values.len()
+        )));
     }
-    builder.finish(width)
+    values.truncate(rows * width);
+    let nonzero = values.iter().filter(|&&v| v != 0.0).count();
+    let (mut indptr, mut indices) = (Vec::with_capacity(rows + 1), Vec::with_capacity(nonzero));
+    indptr.push(0);
+    for i in 0..rows {
+        let row = &values[i * width..][..width];
+        let columns = (0..width as u32).zip(row).filter(|(_, &v)| v != 0.0);
+        indices.extend(columns.map(|(j, _)| j));
+        indptr.push(indices.len());
+    }
+    values.retain(|&v| v != 0.0);
+    Matrix::try_new((rows, width), indptr, indices, values)
+        .map_err(|(_, _, _, err)| Error::Config(format!("inconsistent dense matrix: {err}")))
 }
 
 /// The columns of a matrix, each with the rows that have it and their values (an inverted

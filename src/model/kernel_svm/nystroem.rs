@@ -13,7 +13,7 @@
 use faer::{Mat, MatRef, Side};
 use serde::{Deserialize, Serialize};
 
-use super::kernel::{dense_rows, squared_norms, Kernel, KernelFunction, Scatter};
+use super::kernel::{dense_matrix, squared_norms, Kernel, KernelFunction, Scatter};
 use crate::error::{Error, Result};
 use crate::model::random::SplitMix;
 use crate::packed::Table;
@@ -245,13 +245,6 @@ impl Nystroem {
         self.landmarks = builder.finish(features)?;
         Ok(())
     }
-}
-
-/// A matrix of `rows` rows of `width` values each, from their row-major `values`.
-pub(crate) fn dense_matrix(values: Vec<f64>, rows: usize, width: usize) -> Result<Matrix> {
-    dense_rows(rows, width, |i, out| {
-        out.copy_from_slice(&values[i * width..][..width]);
-    })
 }
 
 /// U·D^(−1/2) of the symmetric `m` × `m` matrix `gram` (row-major), row-major over the
