@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use super::{Note, Placement};
 use crate::analyze::AnalyzerConfig;
 use crate::corpus::ReadOptions;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::flow::Source;
 use crate::model::{Model, ModelLock};
 use crate::pipeline::PipelineConfig;
@@ -75,7 +75,8 @@ impl Opened {
     /// Reads the corpus with `read` on `pipeline` where `placement` says, telling `note` of
     /// every entry read, and learns its documents. In a cluster, every process reads the corpus,
     /// each worker counts the documents it owns, and process 0 learns them all. Returns the
-    /// updated model in the process that writes it, `None` in the others.
+    /// updated model in the process that writes it, `None` in the others; an error naming the
+    /// corpus when it holds no document.
     pub fn run(
         self,
         read: &ReadOptions,
@@ -100,6 +101,12 @@ impl Opened {
                 crate::cluster::update(cluster, &mut classifier, corpus, read, &pipeline, note)?
             }
         };
+        // A corpus without documents (class folders without files, an empty file) would only
+        // rewrite the model with a new date and corpus name: refused, the model left as it was.
+        if learned.is_some_and(|learned| learned.documents == 0) {
+            let message = "no labelled document to learn, so the model was not updated";
+            return Err(Error::input(&update.corpus, message));
+        }
         // Only the process holding the lock writes, so only it gets a model to save.
         Ok(learned.zip(lock).map(|(learned, lock)| Updated {
             documents: learned.documents,
