@@ -43,14 +43,20 @@ impl Update {
         self.output.as_deref().unwrap_or(&self.model)
     }
 
-    /// Loads the model. The process that writes the result (see [`Placement::writes`]) first
-    /// takes the model's lock and holds it until the result is written, so that two updates of
-    /// one model take turns instead of one losing the other's documents.
+    /// Loads the model, refusing one that cannot be updated. The process that writes the result
+    /// (see [`Placement::writes`]) first takes the model's lock and holds it until the result is
+    /// written, so that two updates of one model take turns instead of one losing the other's
+    /// documents.
     pub fn open(self, placement: &Placement) -> Result<Opened> {
         let lock = (placement.writes())
             .then(|| ModelLock::acquire(&self.model))
             .transpose()?;
         let classifier = TextClassifier::load(&self.model)?;
+        // Refused before the corpus is read, naming the model file, which the library's own
+        // check in the update cannot know.
+        if let Some(reason) = classifier.model().classifier.not_updatable() {
+            return Err(Error::input(&self.model, reason));
+        }
         Ok(Opened {
             update: self,
             classifier,
