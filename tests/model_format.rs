@@ -482,7 +482,7 @@ fn a_bit_flipped_anywhere_in_a_model_is_found_on_loading() {
 
 /// A kernel SVM of format 11, by `bowline train four.tsv --kernel rbf -o M` on the four lines
 /// above, written before kernel models kept their support vectors' classes. It still gives the
-/// probes the labels and scores it gave when written, and `update` refuses it, naming the format.
+/// probes the labels and scores it gave when written, and `update` refuses it, naming the file and the format.
 #[test]
 fn a_kernel_svm_of_format_11_classifies_as_it_did_and_is_refused_by_update() {
     let path = "tests/fixtures/model-v11-kernel-rbf.bowline";
@@ -510,6 +510,11 @@ fn a_kernel_svm_of_format_11_classifies_as_it_did_and_is_refused_by_update() {
         .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("(model format 11)"), "{stderr}");
+    let refusal = format!(
+        "bowline: {}: this kernel SVM was written by a bowline that did not keep its support \
+         vectors' classes (model format 11), so it cannot be updated",
+        copy.display()
+    );
+    assert!(stderr.contains(&refusal), "{stderr}");
     assert_eq!(std::fs::read(&copy).unwrap(), std::fs::read(path).unwrap());
 }

@@ -170,5 +170,6 @@ fn select_finds_the_informative_term_first_and_writes_model_report_and_curve() {
         .map(|l| l.split('\t').nth(1).unwrap())
         .collect();
     assert_eq!(labels, ["a", "b"]);
-    common::fails_with(&["update", arg(&model), arg(&root)], "cannot be updated");
+    let refusal = format!("{}: a model from `select` keeps only", model.display());
+    common::fails_with(&["update", arg(&model), arg(&root)], &refusal);
 }

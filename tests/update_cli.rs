@@ -152,3 +152,35 @@ fn an_svm_that_kept_every_document_updates_to_what_retraining_gives() {
     let labels: Vec<&str> = incremental.iter().map(|r| r.1.as_str()).collect();
     assert_eq!(labels, ["space", "food", "sport", "space"]);
 }
+
+#[test]
+fn an_update_without_documents_is_refused_and_leaves_the_model_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, model) = (dir.path().join("a"), dir.path().join("m.model"));
+    write_tree(&a, A);
+    run(&[&["train", arg(&a), "-o", arg(&model)], EXACT].concat());
+    let (before, written) = (std::fs::read(&model).unwrap(), modified(&model));
+    // Class folders without files, and an empty TSV file: each reads as no document.
+    let folders = dir.path().join("folders");
+    for class in ["space", "sport"] {
+        std::fs::create_dir_all(folders.join(class)).unwrap();
+    }
+    let tsv = dir.path().join("new.tsv");
+    std::fs::write(&tsv, b"").unwrap();
+    for corpus in [&folders, &tsv] {
+        let (code, _, stderr) = outcome(&bowline(&["update", arg(&model), arg(corpus)], b""));
+        assert_eq!(code, 2, "{stderr}");
+        let refusal = format!(
+            "bowline: {}: no labelled document to learn, so the model was not updated",
+            corpus.display()
+        );
+        assert!(stderr.contains(&refusal), "{stderr}");
+        assert!(!stderr.contains("updated with"), "{stderr}");
+        assert_eq!(std::fs::read(&model).unwrap(), before, "{corpus:?}");
+        assert_eq!(modified(&model), written, "{corpus:?}");
+    }
+}
+
+fn modified(path: &std::path::Path) -> std::time::SystemTime {
+    std::fs::metadata(path).unwrap().modified().unwrap()
+}

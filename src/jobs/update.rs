@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use super::{Note, Placement};
 use crate::analyze::AnalyzerConfig;
 use crate::corpus::ReadOptions;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::flow::Source;
 use crate::model::{Model, ModelLock};
 use crate::pipeline::PipelineConfig;
@@ -43,14 +43,20 @@ impl Update {
         self.output.as_deref().unwrap_or(&self.model)
     }
 
-    /// Loads the model. The process that writes the result (see [`Placement::writes`]) first
-    /// takes the model's lock and holds it until the result is written, so that two updates of
-    /// one model take turns instead of one losing the other's documents.
+    /// Loads the model, refusing one that cannot be updated. The process that writes the result
+    /// (see [`Placement::writes`]) first takes the model's lock and holds it until the result is
+    /// written, so that two updates of one model take turns instead of one losing the other's
+    /// documents.
     pub fn open(self, placement: &Placement) -> Result<Opened> {
         let lock = (placement.writes())
             .then(|| ModelLock::acquire(&self.model))
             .transpose()?;
         let classifier = TextClassifier::load(&self.model)?;
+        // Refused before the corpus is read, naming the model file, which the library's own
+        // check in the update cannot know.
+        if let Some(reason) = classifier.model().classifier.not_updatable() {
+            return Err(Error::input(&self.model, reason));
+        }
         Ok(Opened {
             update: self,
             classifier,
@@ -75,7 +81,8 @@ impl Opened {
     /// Reads the corpus with `read` on `pipeline` where `placement` says, telling `note` of
     /// every entry read, and learns its documents. In a cluster, every process reads the corpus,
     /// each worker counts the documents it owns, and process 0 learns them all. Returns the
-    /// updated model in the process that writes it, `None` in the others.
+    /// updated model in the process that writes it, `None` in the others; an error naming the
+    /// corpus when it holds no document.
     pub fn run(
         self,
         read: &ReadOptions,
@@ -100,6 +107,12 @@ impl Opened {
                 crate::cluster::update(cluster, &mut classifier, corpus, read, &pipeline, note)?
             }
         };
+        // A corpus without documents (class folders without files, an empty file) would only
+        // rewrite the model with a new date and corpus name: refused, the model left as it was.
+        if learned.is_some_and(|learned| learned.documents == 0) {
+            let message = "no labelled document to learn, so the model was not updated";
+            return Err(Error::input(&update.corpus, message));
+        }
         // Only the process holding the lock writes, so only it gets a model to save.
         Ok(learned.zip(lock).map(|(learned, lock)| Updated {
             documents: learned.documents,

@@ -32,14 +32,15 @@ pub(crate) struct DocumentCounter<'a> {
 
 impl<'a> DocumentCounter<'a> {
     /// A counter with its own analysis worker, for documents that come one at a time, as long
-    /// as they keep coming: the vocabulary's gram index is built once they have searched it
-    /// by text about as often as building would cost in searches (see [`TERMS_PER_SEARCH`]).
+    /// as they keep coming: the vocabulary's gram index is built for the document whose terms
+    /// would bring the searches by text to about as many as building costs (see
+    /// [`TERMS_PER_SEARCH`]), and that document is counted through it.
     pub(crate) fn new(analyzer: &'a Analyzer) -> Self {
         DocumentCounter::with_rule(analyzer, TERMS_PER_SEARCH)
     }
 
     /// A counter for the documents of a corpus, which are counted by the thousand: the gram
-    /// index is built as soon as the vocabulary has been searched by text once for every
+    /// index is built as soon as the vocabulary would be searched by text once for every
     /// [`CORPUS_TERMS_PER_SEARCH`] terms, since a corpus of more than a few documents repays it.
     pub(crate) fn for_corpus(analyzer: &'a Analyzer) -> Self {
         DocumentCounter::with_rule(analyzer, CORPUS_TERMS_PER_SEARCH)
@@ -61,8 +62,9 @@ impl<'a> DocumentCounter<'a> {
     /// vocabulary's [`GramIndex`](super::gram_index::GramIndex) is built, the memo maps each
     /// token to a word id and the n-grams are found as chains of ids, as fitting forms them,
     /// without their text; until then (a model classifying a few documents never repays
-    /// building it) the terms are counted by text, each found by a binary search. Character
-    /// n-grams are always counted by text.
+    /// building it) the terms are spelled out and each found by a binary search, or, for the
+    /// document that builds the index, through it. Character n-grams are always counted by
+    /// text.
     pub(crate) fn count(
         &mut self,
         vectorizer: &FittedVectorizer,
@@ -88,15 +90,7 @@ impl<'a> DocumentCounter<'a> {
             vectorizer.grams.build(terms, ngram_max);
         }
         if ngram_max > 1 && vectorizer.grams.get().is_none() {
-            // Until the index is built, each term is a binary search: the terms' hash table,
-            // which costs as much to build as the index, would never be used once it is.
-            self.worker.analyze(text, &mut self.terms);
-            let (searched, rule) = (self.terms.len(), self.terms_per_search);
-            vectorizer
-                .grams
-                .note_searches(searched, rule, terms, ngram_max);
-            let column = |t: &str| terms.binary_search(t).ok().map(|j| j as u32);
-            self.counter.count(&self.terms, column, counted);
+            self.count_by_text(vectorizer, text, counted);
             return;
         }
         let (mut oov, counter) = (0, &mut self.counter);
@@ -120,5 +114,22 @@ impl<'a> DocumentCounter<'a> {
         };
         self.counter.finish_row(length, counted);
         counted.oov = oov;
+    }
+
+    /// Counts the terms of `text`, spelled out, before the vocabulary's gram index is built:
+    /// through the index, built first, if this document's terms would bring the searches by
+    /// text to the counter's rule, else each by a binary search. (Not by the terms' hash table,
+    /// which costs as much to build as the index and would never be used once the index is.)
+    fn count_by_text(&mut self, vectorizer: &FittedVectorizer, text: &str, counted: &mut Counted) {
+        self.worker.analyze(text, &mut self.terms);
+        let (terms, ngram_max) = (&vectorizer.terms, vectorizer.analyzer.ngram_max);
+        let (searches, rule) = (self.terms.len(), self.terms_per_search);
+        match (vectorizer.grams).instead_of_searches(searches, rule, terms, ngram_max) {
+            Some(grams) => self.counter.count(&self.terms, |t| grams.find(t), counted),
+            None => {
+                let column = |t: &str| terms.binary_search(t).ok().map(|j| j as u32);
+                self.counter.count(&self.terms, column, counted);
+            }
+        }
     }
 }

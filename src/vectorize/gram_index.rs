@@ -166,6 +166,14 @@ impl GramIndex {
     pub fn column(&self, gram: u32) -> Option<u32> {
         (gram < self.columns).then_some(gram)
     }
+
+    /// The column of the term spelled `term`, its words' ids chained as a transform chains
+    /// them: for a document whose terms were spelled out before the index was built.
+    pub fn find(&self, term: &str) -> Option<u32> {
+        let mut ids = term.split(NGRAM_SEPARATOR).map(|word| self.word(word));
+        let first = ids.next().unwrap_or(UNKNOWN);
+        self.column(ids.fold(first, |prefix, word| self.pair(prefix, word)))
+    }
 }
 
 /// An n-gram's bytes split before its last word: its prefix (the words before) and that word.
@@ -205,19 +213,29 @@ impl LazyGrams {
             .get_or_init(|| Box::new(GramIndex::new(terms, ngram_max)))
     }
 
-    /// Notes `count` searches of `terms` by text; builds the index once they add up to one for
-    /// every `terms_per_search` terms.
-    pub fn note_searches(
+    /// The index for `count` look-ups of `terms` about to be made, built now if they would
+    /// bring the searches by text to one for every `terms_per_search` terms: deciding before
+    /// the look-ups, not after, spares a document whose look-ups alone repay the index from
+    /// paying for both. `None` when they stay below: they are then noted as searches by text.
+    pub fn instead_of_searches(
         &self,
         count: usize,
         terms_per_search: usize,
         terms: &TermList,
         ngram_max: usize,
-    ) {
-        let before = self.searched.fetch_add(count, Ordering::Relaxed);
-        if before + count >= terms.len() / terms_per_search.max(1) {
-            self.build(terms, ngram_max);
+    ) -> Option<&GramIndex> {
+        let limit = terms.len() / terms_per_search.max(1);
+        let below = |searched: usize| (searched + count < limit).then_some(searched + count);
+        match (self.searched).fetch_update(Ordering::Relaxed, Ordering::Relaxed, below) {
+            Ok(_) => None,
+            Err(_) => Some(self.build(terms, ngram_max)),
         }
+    }
+
+    /// The searches by text noted.
+    #[cfg(test)]
+    pub(crate) fn searched(&self) -> usize {
+        self.searched.load(Ordering::Relaxed)
     }
 }
 

@@ -244,6 +244,36 @@ fn many_documents_count_as_by_text_before_and_after_the_index_is_built() {
 }
 
 #[test]
+fn a_document_whose_searches_alone_pass_the_rule_is_counted_through_the_index_built_first() {
+    let docs: Vec<String> = (0..200)
+        .map(|i| format!("rocket orbit w{} the oven w{} reached", i % 13, i))
+        .collect();
+    let (analyzer, vectorizer) = fit_pairs(docs.iter().map(String::as_str));
+    // Known words and pairs, and unknown ones, in far less than a long text: eleven words a
+    // sentence, and a pair less than the words; more terms than one for every 64 of the
+    // vocabulary's.
+    let doc = "the rocket reached orbit, the oven w7 reached w9 unknown words. ".repeat(20);
+    let searches = 2 * 11 * 20 - 1;
+    assert!(vectorizer.terms.len() / 64 <= searches);
+    let mut by_index = Counted::default();
+    DocumentCounter::for_corpus(&analyzer).count(&vectorizer, &doc, &mut by_index);
+    assert!(vectorizer.grams.get().is_some(), "the index is built");
+    assert_eq!(vectorizer.grams.searched(), 0, "no search was made by text");
+    let (mut worker, mut terms) = (analyzer.worker(), Terms::new());
+    worker.analyze(&doc, &mut terms);
+    assert_eq!(terms.len(), searches);
+    let mut by_text = Counted::default();
+    let column = |t: &str| vectorizer.terms.binary_search(t).ok().map(|j| j as u32);
+    RowCounter::default().count(&terms, column, &mut by_text);
+    assert_eq!(by_index.row, by_text.row);
+    assert_eq!(
+        (by_index.length, by_index.oov),
+        (by_text.length, by_text.oov)
+    );
+    assert!(by_text.oov > 0 && !by_text.row.indices.is_empty());
+}
+
+#[test]
 fn hashed_terms_count_with_their_signs_and_prune_by_column() {
     let hashing = Hashing::new(4, true).unwrap();
     let config = |min_df| VectorizerConfig {

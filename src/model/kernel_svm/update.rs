@@ -25,7 +25,9 @@ impl KernelSvm {
         classes: usize,
         change: ColumnChange,
     ) -> Result<()> {
-        self.check_updatable()?;
+        if let Some(reason) = self.not_updatable() {
+            return Err(Error::Config(reason.into()));
+        }
         let known = |&l: &u32| (l as usize) < classes;
         if classes < self.classes() || labels.len() != x.rows() || !labels.iter().all(known) {
             return Err(Error::Config(
@@ -58,17 +60,13 @@ impl KernelSvm {
         Ok(())
     }
 
-    /// Refuses a model that cannot be updated: one of format 11, which did not keep its support
-    /// vectors' classes.
-    pub(crate) fn check_updatable(&self) -> Result<()> {
-        if self.labels.len() == self.support.rows() {
-            return Ok(());
-        }
-        Err(Error::Config(
+    /// Why the model cannot be updated, when it cannot: it is of format 11, which did not keep
+    /// its support vectors' classes.
+    pub(crate) fn not_updatable(&self) -> Option<&'static str> {
+        (self.labels.len() != self.support.rows()).then_some(
             "this kernel SVM was written by a bowline that did not keep its support vectors' \
-             classes (model format 11), so it cannot be updated; train it again to update it"
-                .into(),
-        ))
+             classes (model format 11), so it cannot be updated; train it again to update it",
+        )
     }
 
     /// The starting α of class `c`'s problem over `rows` rows: each support vector's α in that

@@ -52,7 +52,7 @@ impl Classifier {
                 knn.remap(columns, features, classes);
                 knn.add(rows, ids)?;
             }
-            Classifier::Selected(_) => return Err(not_updatable()),
+            Classifier::Selected(_) => return refusal(SELECTED),
             Classifier::Approximated(approx) => approx.update(rows, ids, classes, columns)?,
             Classifier::MultiLabel(_) => {
                 // Documents with one label each are label sets of one.
@@ -91,14 +91,20 @@ impl Classifier {
         )
     }
 
-    /// Refuses, before any work, a classifier that cannot learn more documents: a model from
+    /// Why the classifier cannot learn more documents, when it cannot: it is a model from
     /// `select`, or a kernel SVM of format 11.
-    pub(crate) fn check_updatable(&self) -> Result<()> {
+    pub(crate) fn not_updatable(&self) -> Option<&'static str> {
         match self {
-            Classifier::Selected(_) => Err(not_updatable()),
-            Classifier::KernelSvm(svm) => svm.check_updatable(),
-            _ => Ok(()),
+            Classifier::Selected(_) => Some(SELECTED),
+            Classifier::KernelSvm(svm) => svm.not_updatable(),
+            _ => None,
         }
+    }
+
+    /// Refuses, before any work, a classifier that cannot learn more documents (see
+    /// [`Classifier::not_updatable`]); the error names no file, which the caller may know.
+    pub(crate) fn check_updatable(&self) -> Result<()> {
+        self.not_updatable().map_or(Ok(()), refusal)
     }
 
     /// The naive Bayes counts that online learning continues: a naive Bayes model's, or a
@@ -173,10 +179,10 @@ fn change<'a>(
 }
 
 /// Why a model from `select` cannot learn more documents.
-fn not_updatable() -> Error {
-    Error::Config(
-        "a model from `select` keeps only its selected features and cannot be updated; select \
-         again on all the documents"
-            .into(),
-    )
+const SELECTED: &str = "a model from `select` keeps only its selected features and cannot be \
+                        updated; select again on all the documents";
+
+/// The refusal of an update, for `reason`.
+fn refusal(reason: &str) -> Result<()> {
+    Err(Error::Config(reason.into()))
 }

@@ -6,13 +6,6 @@ fn list(terms: &[&str]) -> TermList {
     TermList::from_iter(sorted)
 }
 
-/// The column `index` finds for the n-gram `words` by chaining ids, as a transform does.
-fn chained(index: &GramIndex, words: &str) -> Option<u32> {
-    let mut ids = words.split(' ').map(|w| index.word(w));
-    let first = ids.next().unwrap_or(UNKNOWN);
-    index.column(ids.fold(first, |prefix, word| index.pair(prefix, word)))
-}
-
 #[test]
 fn every_term_is_found_at_its_column_and_nothing_else_is() {
     // "big red" is only a prefix of a trigram and "bus" only ends a bigram: both need ids that
@@ -20,7 +13,7 @@ fn every_term_is_found_at_its_column_and_nothing_else_is() {
     let terms = list(&["big", "red", "big red car", "red bus", "car", "big car"]);
     let index = GramIndex::new(&terms, 3);
     for (column, term) in terms.iter().enumerate() {
-        assert_eq!(chained(&index, term), Some(column as u32), "{term}");
+        assert_eq!(index.find(term), Some(column as u32), "{term}");
     }
     for absent in [
         "big red",
@@ -31,23 +24,39 @@ fn every_term_is_found_at_its_column_and_nothing_else_is() {
         "zebra",
         "big zebra",
     ] {
-        assert_eq!(chained(&index, absent), None, "{absent}");
+        assert_eq!(index.find(absent), None, "{absent}");
     }
 }
 
-#[test]
-fn the_index_is_built_once_a_search_for_every_64_terms_was_made() {
+/// 127 words and a bigram: 128 terms, two of them for each search at 64 terms a search.
+fn words_and_a_bigram() -> TermList {
     let words: Vec<String> = (0..127).map(|i| format!("w{i:03}")).collect();
     let mut all: Vec<&str> = words.iter().map(String::as_str).collect();
     all.push("w000 w001");
-    let terms = list(&all);
+    list(&all)
+}
+
+#[test]
+fn the_index_is_built_for_the_search_that_makes_one_for_every_64_terms() {
+    let terms = words_and_a_bigram();
     let lazy = LazyGrams::default();
-    lazy.note_searches(1, 64, &terms, 2);
+    assert!(lazy.instead_of_searches(1, 64, &terms, 2).is_none());
     assert!(lazy.get().is_none());
-    lazy.note_searches(1, 64, &terms, 2);
-    let found = lazy.get().map(|index| chained(index, "w000 w001"));
+    assert_eq!(lazy.searched(), 1);
+    let found = (lazy.instead_of_searches(1, 64, &terms, 2)).map(|index| index.find("w000 w001"));
     assert_eq!(found, Some(Some(1)));
+    // The second search was made through the index, not by text.
+    assert_eq!(lazy.searched(), 1);
     assert!(lazy.clone().get().is_none());
+}
+
+#[test]
+fn searches_that_pass_the_rule_alone_are_made_through_the_index_built_before_them() {
+    let terms = words_and_a_bigram();
+    let lazy = LazyGrams::default();
+    let index = lazy.instead_of_searches(3, 64, &terms, 2);
+    assert_eq!(index.map(|index| index.find("w126")), Some(Some(127)));
+    assert_eq!(lazy.searched(), 0);
 }
 
 #[test]
@@ -69,9 +78,9 @@ fn bigrams_over_many_chunks_are_found_whether_their_words_are_terms_or_not() {
     let terms = list(&all.iter().map(String::as_str).collect::<Vec<_>>());
     let index = GramIndex::new(&terms, 2);
     for (column, term) in terms.iter().enumerate() {
-        assert_eq!(chained(&index, term), Some(column as u32), "{term}");
+        assert_eq!(index.find(term), Some(column as u32), "{term}");
     }
     for absent in ["w007", "w001 w200", "w200 w001", "w001 w002 w003"] {
-        assert_eq!(chained(&index, absent), None, "{absent}");
+        assert_eq!(index.find(absent), None, "{absent}");
     }
 }
