@@ -11,9 +11,11 @@ selected features and the time spent selecting.
 
 It runs on one core (n_jobs=1), while bowline uses every core: SequentialFeatureSelector's n_jobs
 runs the folds of each candidate's cross-validation in parallel, and a PredefinedSplit has one
-fold, so more jobs have nothing to share and only hand each candidate to a worker process (on
-120 posts of a loaded machine, 20 steps over 300 candidates took 247 s with n_jobs=2 and 129 s
-with n_jobs=1).
+fold, so more jobs have nothing to share and only hand each candidate to a worker. scikit-learn
+1.9.1 loops over the candidates itself and passes n_jobs to cross_val_score for each one. On 20
+Newsgroups train, 5 steps over 300 candidates took 20.6 s with n_jobs=1, 71.2 s with n_jobs=2
+(loky worker processes) and 34.5 s with n_jobs=2 under the threading backend, on a quiet 2-core
+machine (load 1.3 before, 0.6 after), with the same features chosen each time.
 """
 import sys
 import time
