@@ -9,8 +9,8 @@ use bowline::Result;
 #[derive(Debug, Clone, Args)]
 pub struct TuneArgs {
     /// Search stop words, stemming, word and character n-grams, min-df, tf, idf and the
-    /// classifier's parameter by cross-validation on this corpus alone (successive halving):
-    /// train keeps the best, cv reports the trials.
+    /// classifier's parameter (with --kernel: the kernel, gamma and C) by cross-validation on
+    /// this corpus alone (successive halving): train keeps the best, cv reports the trials.
     #[arg(long)]
     pub tune: bool,
     /// Seconds the search may take.

@@ -286,3 +286,27 @@ impl Block {
         totals
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// On a little-endian machine a table is its file's bytes as they lie; `put` and `take` are
+    /// the portable path, which must read and write the same bytes.
+    #[test]
+    fn a_delta_is_written_and_read_as_its_little_endian_bytes() {
+        let delta = Delta {
+            class: 7,
+            unused: 0,
+            delta: -1.25,
+        };
+        let mut bytes = Vec::new();
+        delta.put(&mut bytes);
+        let mut expected = 7u32.to_le_bytes().to_vec();
+        expected.extend(0u32.to_le_bytes());
+        expected.extend((-1.25f64).to_le_bytes());
+        assert_eq!(bytes, expected);
+        assert_eq!(*Delta::bytes_of(&[delta]), expected[..]);
+        assert_eq!(Delta::take(&bytes), delta);
+    }
+}
