@@ -93,9 +93,9 @@ impl Kind {
 /// The kernels, γ and C that tuning tries for an exact kernel SVM (`train --kernel K --tune`),
 /// each with `base`'s solver settings (tolerance, cache, shrinking): the linear kernel, RBF and
 /// the quadratic kernel (γ·x·z + 1)². The vectorizer's rows have unit length, so their squared
-/// distances lie in [0, 2] and γ = `scale` comes to about 1 on them; the values of γ span about a
-/// decade below it and a few times above, where an RBF kernel on such rows goes from nearly
-/// linear to nearly a nearest-neighbour rule.
+/// distances lie in [0, 2] and γ = `scale` comes to about 1 on them; the values of γ span a
+/// decade below it, where an RBF kernel on such rows is nearly linear, to three times it, where
+/// each row's kernel values fall to e^-6 across that range and the decision becomes local.
 fn kernel_tuning_grid(base: &KernelSvmParams) -> Vec<Params> {
     let with_gamma = |kind, gamma| Kernel {
         gamma: Gamma::Value(gamma),
