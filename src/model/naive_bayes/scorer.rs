@@ -309,4 +309,18 @@ mod tests {
         assert_eq!(*Delta::bytes_of(&[delta]), expected[..]);
         assert_eq!(Delta::take(&bytes), delta);
     }
+
+    /// A loaded scorer is checked against the model's shape, and scoring skips a feature
+    /// beyond the model's: one class or one feature more or less does not fit.
+    #[test]
+    fn a_scorer_fits_its_own_shape_alone_and_skips_features_beyond_it() {
+        let sums = vec![ClassSums::default(); 2];
+        let (scorer, _) = SparseScorer::new(3, vec![0.0; 2], &sums, |_, _, s| s);
+        assert!(scorer.fits(2, 3));
+        for (classes, features) in [(1, 3), (3, 3), (2, 2), (2, 4)] {
+            assert!(!scorer.fits(classes, features), "{classes} × {features}");
+        }
+        assert_eq!(scorer.unit_value(2, 0.5), Some(0.5));
+        assert_eq!(scorer.unit_value(3, 0.5), None);
+    }
 }
