@@ -184,13 +184,20 @@ fn part_of_corpora(root: &std::path::Path, classes: &[&str], part: std::ops::Ran
     }
 }
 
-#[test]
-fn update_adds_documents_and_a_class_to_a_kernel_model() {
-    let dir = tempfile::tempdir().unwrap();
-    let (first, later) = (dir.path().join("first"), dir.path().join("later"));
+/// Two corpora under `root`: `first` holds 8 documents of each of three classes, `later` the
+/// other documents of those classes and every document of a fourth.
+fn first_and_later(root: &std::path::Path) -> (std::path::PathBuf, std::path::PathBuf) {
+    let (first, later) = (root.join("first"), root.join("later"));
     part_of_corpora(&first, &["computing", "cooking", "space"], 0..8);
     part_of_corpora(&later, &["computing", "cooking", "space"], 8..100);
     part_of_corpora(&later, &["sports"], 0..100);
+    (first, later)
+}
+
+#[test]
+fn update_adds_documents_and_a_class_to_a_kernel_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let (first, later) = first_and_later(dir.path());
     let model = dir.path().join("rbf.model");
     let mut args = vec![
         "train",
@@ -229,10 +236,7 @@ fn update_adds_documents_and_a_class_to_a_kernel_model() {
 #[test]
 fn serve_learns_documents_and_a_class_into_a_kernel_model() {
     let dir = tempfile::tempdir().unwrap();
-    let (first, later) = (dir.path().join("first"), dir.path().join("later"));
-    part_of_corpora(&first, &["computing", "cooking", "space"], 0..8);
-    part_of_corpora(&later, &["computing", "cooking", "space"], 8..100);
-    part_of_corpora(&later, &["sports"], 0..100);
+    let (first, later) = first_and_later(dir.path());
     let model = dir.path().join("rbf.model");
     let args = ["train", arg(&first), "-o", arg(&model), "--kernel", "rbf"];
     let (code, _, stderr) = outcome(&bowline(&args, b""));

@@ -482,7 +482,8 @@ fn a_bit_flipped_anywhere_in_a_model_is_found_on_loading() {
 
 /// A kernel SVM of format 11, by `bowline train four.tsv --kernel rbf -o M` on the four lines
 /// above, written before kernel models kept their support vectors' classes. It still gives the
-/// probes the labels and scores it gave when written, and `update` refuses it, naming the file and the format.
+/// probes the labels and scores it gave when written, and `update` refuses it, naming the file
+/// and the format.
 #[test]
 fn a_kernel_svm_of_format_11_classifies_as_it_did_and_is_refused_by_update() {
     let path = "tests/fixtures/model-v11-kernel-rbf.bowline";

@@ -3,11 +3,10 @@
 //!
 //! A configuration is an analysis (stop words, stemming, word or character n-grams), a
 //! vectorizer (min-df, tf, idf) and the classifier's parameter (alpha, C or k; for an exact
-//! kernel SVM, the kernel, γ and C). The documents are
-//! held in memory; each round counts the ones it samples once for each analysis it tries, and
-//! each fold of each analysis fits its vocabulary and idf on its training rows alone, as `cv`
-//! does. Configurations that differ only in the classifier's parameter share their fold matrices,
-//! and configurations run in parallel.
+//! kernel SVM, the kernel, γ and C). The documents are held in memory; each round counts the
+//! ones it samples once for each analysis it tries, and each fold of each analysis fits its
+//! vocabulary and idf on its training rows alone, as `cv` does. Configurations that differ only
+//! in the classifier's parameter share their fold matrices, and configurations run in parallel.
 //!
 //! Successive halving (Jamieson and Talwalkar 2016; scikit-learn's `HalvingGridSearchCV`) first
 //! cross-validates every configuration on a 27th of the documents (a stratified sample: each
