@@ -24,7 +24,7 @@ shares = [r["share"] for r in json.load(open(sys.argv[1]))["rounds"]]
 print(round(1 / shares[0]), round(1 / shares[-1]))' "$out/tuned.json")
 echo "setup: whole processes; threads: bowline $cores (all cores), scikit-learn $cores" \
     "(HalvingGridSearchCV n_jobs=$cores, Pipeline memory= on a temporary folder); features: the" \
-    "same grid, bowline weighing word pairs 0.5, scikit-learn 1; scikit-learn $sklearn_version"
+    "same grid, bowline weighing word pairs 0.7, scikit-learn 1; scikit-learn $sklearn_version"
 hyperfine --runs "${RUNS:-1}" --export-json "$out/times.json" \
     -n bowline "$bowline train $train --tune -o $out/timed.model -q" \
     -n scikit-learn "cd benches && ../$venv/bin/python sklearn_tune.py $train $first $last 2> $out/sklearn.txt" \

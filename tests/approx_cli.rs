@@ -41,18 +41,18 @@ fn classified_right(model: &std::path::Path) -> usize {
 #[test]
 fn approximated_models_train_classify_evaluate_and_inspect() {
     let dir = tempfile::tempdir().unwrap();
-    // Measured: of the 61 training documents, 54 right with Nyström, 58 with Fourier
+    // Measured: of the 61 training documents, 53 right with Nyström, 57 with Fourier
     // features, at M = 40 (γ scale, C 3, seed 1).
     let cases = [
         (
             "nystroem",
             "over a Nyström approximation of the rbf kernel (gamma ",
-            54,
+            53,
         ),
         (
             "rff",
             "over random Fourier features of the rbf kernel (gamma ",
-            58,
+            57,
         ),
     ];
     for (approx, words, right) in cases {

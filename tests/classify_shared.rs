@@ -3,19 +3,28 @@
 
 mod common;
 
+use std::collections::{BTreeMap, HashSet};
+use std::path::Path;
+
 use common::{arg, bowline, outcome};
+use sha2::{Digest, Sha256};
 
 const NEWS: &str = "../shared/corpora/20news-bydate";
 const SMS: &str = "../shared/corpora/sms-spam/SMSSpamCollection.tsv";
+const SENTENCES: &str = "../shared/corpora/sentiment-sentences";
 
 /// Trains with `--classifier name` on `train`, evaluates on `test`, returns the accuracy.
 fn accuracy(name: &str, train: &str, test: &str) -> f64 {
+    accuracy_with(&["--classifier", name], train, test)
+}
+
+/// Trains with `flags` on `train`, evaluates on `test`, returns the accuracy.
+fn accuracy_with(flags: &[&str], train: &str, test: &str) -> f64 {
     let dir = tempfile::tempdir().unwrap();
     let model = dir.path().join("m.model");
-    let (code, _, stderr) = outcome(&bowline(
-        &["train", train, "-o", arg(&model), "--classifier", name],
-        b"",
-    ));
+    let mut args = vec!["train", train, "-o", arg(&model)];
+    args.extend(flags);
+    let (code, _, stderr) = outcome(&bowline(&args, b""));
     assert_eq!(code, 0, "{stderr}");
     let (code, stdout, stderr) =
         outcome(&bowline(&["eval", arg(&model), test, "--json", "-q"], b""));
@@ -33,7 +42,7 @@ fn mix(mut z: u64) -> u64 {
 }
 
 /// Splits the SMS collection 70/30 by a hash of each line's number into two TSV files.
-fn sms_split(dir: &std::path::Path) -> (String, String) {
+fn sms_split(dir: &Path) -> (String, String) {
     let text = std::fs::read_to_string(SMS).unwrap();
     let (mut train, mut test) = (String::new(), String::new());
     for (number, line) in text.lines().enumerate().skip(1) {
@@ -76,36 +85,62 @@ fn news_multinomial_nb_reaches_0_845() {
     assert!(accuracy >= 0.845, "{accuracy}");
 }
 
-/// Mean accuracy of `bowline cv` (5 folds, seed 1) on `corpus` with `flags`.
-fn cv_accuracy(corpus: &str, flags: &[&str]) -> f64 {
-    let mut args = vec!["cv", corpus, "--folds", "5", "--seed", "1", "--json", "-q"];
-    args.extend(flags);
-    let (code, stdout, stderr) = outcome(&bowline(&args, b""));
-    assert_eq!(code, 0, "{stderr}");
-    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
-    report["accuracy"]["mean"].as_f64().unwrap()
+/// Splits `name`'s sentiment sentences as `benches/corpora.py` does: within each label, the 30%
+/// of lines with the smallest SHA-256 of their text (ties by line number) are the test part,
+/// which choosing the defaults (`benches/defaults.py`) never read. Gives the two TSV files.
+fn sentiment_split(dir: &Path, name: &str) -> (String, String) {
+    let text = std::fs::read_to_string(format!("{SENTENCES}/{name}.tsv")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let mut by_label: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (number, line) in lines.iter().enumerate().skip(1) {
+        let label = line.split('\t').next().unwrap();
+        by_label.entry(label).or_default().push(number);
+    }
+    let mut held_out = HashSet::new();
+    for numbers in by_label.values_mut() {
+        numbers.sort_by_key(|&n| (<[u8; 32]>::from(Sha256::digest(lines[n])), n));
+        let count = (numbers.len() as f64 * 0.3).round() as usize;
+        held_out.extend(numbers[..count].iter().copied());
+    }
+    let header = format!("{}\n", lines[0]);
+    let (mut train, mut test) = (header.clone(), header);
+    for (number, line) in lines.iter().enumerate().skip(1) {
+        let part = if held_out.contains(&number) {
+            &mut test
+        } else {
+            &mut train
+        };
+        part.push_str(line);
+        part.push('\n');
+    }
+    let train_path = dir.join(format!("{name}-train.tsv"));
+    let test_path = dir.join(format!("{name}-test.tsv"));
+    std::fs::write(&train_path, train).unwrap();
+    std::fs::write(&test_path, test).unwrap();
+    (arg(&train_path).to_string(), arg(&test_path).to_string())
 }
 
 /// On short opinions the best smoothing is 100 times the best on news topics: multinomial NB's
-/// own choice, by leave-one-out on each fold's training documents, beats a fixed 0.01 (0.814
-/// and 0.784).
+/// own choice, by leave-one-out on the training sentences, beats a fixed 0.01 on the held-out
+/// sentences (amazon 0.810 against 0.767, imdb 0.797 against 0.770, of 300 each).
 #[test]
 #[ignore = "needs ../shared/corpora"]
-fn sentiment_multinomial_nb_chooses_its_smoothing_and_reaches_0_825_and_0_795() {
-    let sentences = "../shared/corpora/sentiment-sentences";
-    let amazon = cv_accuracy(&format!("{sentences}/amazon.tsv"), &["--classifier", "mnb"]);
-    let imdb = cv_accuracy(&format!("{sentences}/imdb.tsv"), &["--classifier", "mnb"]);
-    assert!(
-        amazon >= 0.825 && imdb >= 0.795,
-        "amazon {amazon}, imdb {imdb}"
-    );
+fn sentiment_multinomial_nb_chooses_its_smoothing_and_reaches_0_80_and_0_785_held_out() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, floor) in [("amazon", 0.80), ("imdb", 0.785)] {
+        let (train, test) = sentiment_split(dir.path(), name);
+        let chosen = accuracy_with(&["--classifier", "mnb"], &train, &test);
+        let fixed = accuracy_with(&["--classifier", "mnb", "--alpha", "0.01"], &train, &test);
+        assert!(chosen >= floor, "{name}: {chosen}");
+        assert!(chosen >= fixed + 0.01, "{name}: {chosen} against {fixed}");
+    }
 }
 
 #[test]
 #[ignore = "needs ../shared/corpora"]
-fn news_bernoulli_nb_reaches_0_77() {
+fn news_bernoulli_nb_reaches_0_76() {
     let accuracy = news("bnb");
-    assert!(accuracy >= 0.77, "{accuracy}");
+    assert!(accuracy >= 0.76, "{accuracy}");
 }
 
 #[test]

@@ -309,7 +309,7 @@ fn a_wrong_host_file_is_a_clear_error() {
 
 #[test]
 fn any_classifier_and_setting_trained_by_one_two_and_three_processes_equals_one_process() {
-    // The defaults (TF-IDF, pruning for bnb) and the SVM cannot be merged from partial models:
+    // The defaults (TF-IDF weights) and the SVM cannot be merged from partial models:
     // process 0 fits and trains on the documents its workers counted.
     let dir = tempfile::tempdir().unwrap();
     for kind in ["svm", "mnb", "bnb", "knn"] {

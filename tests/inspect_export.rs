@@ -84,8 +84,8 @@ fn inspect_json_ranks_each_kinds_terms_by_its_own_measure() {
         assert_eq!(shown["training"]["tuned"], Value::Null);
         assert!(shown["analysis"]["ngram_max"].is_u64());
         assert!(shown["vectorizer"]["weighting"]["tf"].is_string());
-        // The SVM weighs word pairs 0.5 by default; k-NN weighs its rows itself.
-        let pairs = if kind == "svm" { 0.5 } else { 1.0 };
+        // The SVM weighs word pairs 0.7 by default; k-NN weighs its rows itself.
+        let pairs = if kind == "svm" { 0.7 } else { 1.0 };
         assert_eq!(shown["ngram_weight"], pairs, "{kind}");
         let top = &shown["top_terms"];
         assert_eq!(top["ranked_by"], basis, "{kind}");

@@ -402,7 +402,7 @@ fn load_pairs_svm(path: &str, format: u32) -> TextClassifier {
     model
 }
 
-/// The default SVM of format 8, which weighs word pairs half their TF-IDF: trained on the four
+/// The default SVM of format 8, which weighed word pairs half their TF-IDF: trained on the four
 /// lines above by `bowline train four.tsv -o M`. It keeps its weight and gives the probes the
 /// labels, scores and explanations it gave when written.
 #[test]
@@ -412,8 +412,8 @@ fn an_svm_weighing_word_pairs_of_format_8_loads_and_classifies_as_it_did() {
 }
 
 /// A tuned SVM of format 9, by `bowline train four.tsv --tune -o M`: the tuning kept the
-/// defaults although a trial scored higher, and the record says so. Being the defaults, it gives
-/// the probes what the format 8 SVM gives them.
+/// defaults although a trial scored higher, and the record says so. Being the defaults of then,
+/// it gives the probes what the format 8 SVM gives them.
 #[test]
 fn a_tuned_svm_of_format_9_keeps_why_its_configuration_was_chosen() {
     let model = load_pairs_svm("tests/fixtures/model-v9-svm-tuned.bowline", 9);

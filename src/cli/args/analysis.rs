@@ -37,7 +37,7 @@ pub struct AnalysisArgs {
     /// Stop words from a file: one word per line; blank lines and lines starting with `#` skipped.
     #[arg(long, value_name = "FILE")]
     pub stop_words_file: Option<PathBuf>,
-    /// Snowball stemmer language, or none [default: english; for bnb, none].
+    /// Snowball stemmer language, or none [default: english].
     #[arg(long, value_name = "LANGUAGE")]
     pub stem: Option<LanguageChoice>,
     /// Word n-gram sizes, `N` or `MIN..MAX` (inclusive) [default: 1..2].

@@ -21,14 +21,14 @@ pub struct WeightingArgs {
     #[arg(long, value_parser = choice::<Norm>())]
     pub norm: Option<Norm>,
     /// Drop terms in fewer documents: a count (5) or a fraction of documents (0.01)
-    /// [default: 1; for bnb, 2].
+    /// [default: 1].
     #[arg(long, value_name = "DF")]
     pub min_df: Option<DfBound>,
     /// Drop terms in more documents: a count or a fraction (0.5) [default: 1.0].
     #[arg(long, value_name = "DF")]
     pub max_df: Option<DfBound>,
     /// Factor in (0, 1] on every word n-gram of two or more words, applied with its idf, so
-    /// that word pairs count for less than words; 1 with --hash-bits [default: 0.5 for svm, 1
+    /// that word pairs count for less than words; 1 with --hash-bits [default: 0.7 for svm, 1
     /// for the others].
     #[arg(long, value_name = "W")]
     pub ngram_weight: Option<f64>,
