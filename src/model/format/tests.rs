@@ -48,7 +48,18 @@ fn round_trips_through_a_file() {
 fn every_kind_of_bad_file_has_its_own_message() {
     let bytes = model().to_bytes().unwrap();
     assert!(error_of(b"{\"json\": true}").contains("m.bin: not a bowline model file"));
+    for short in [&b""[..], b"BOW", &bytes[..MAGIC.len() - 1]] {
+        assert!(error_of(short).contains("not a bowline model file"));
+    }
+    assert!(error_of(MAGIC).contains("header is incomplete"));
+    // A header of format 4 is complete at 24 bytes; what it counts after them is missing.
+    let old = std::fs::read("tests/fixtures/model-v4-svm.bowline").unwrap();
+    let cut = format!("truncated model file: {HEADER} of {} bytes", old.len());
+    assert!(error_of(&old[..HEADER]).contains(&cut));
     assert!(error_of(&bytes[..10]).contains("header is incomplete"));
+    assert!(error_of(&bytes[..HEADER_6 - 1]).contains("header is incomplete"));
+    let cut = format!("truncated model file: {HEADER_6} of {} bytes", bytes.len());
+    assert!(error_of(&bytes[..HEADER_6]).contains(&cut));
     assert!(error_of(&bytes[..bytes.len() - 5]).contains("truncated model file"));
     let mut flipped = bytes.clone();
     let last = flipped.len() - 1;
@@ -256,4 +267,47 @@ fn a_kernel_svm_round_trips_in_its_own_format_and_scores_the_same() {
         model().to_bytes().unwrap()[8..12],
         FORMAT_VERSION.to_le_bytes()
     );
+}
+
+/// `to_bytes` fills a buffer of the size the header computed, so the buffer never grows: a
+/// wrong length would leave spare capacity or reallocate.
+#[test]
+fn a_model_is_encoded_into_a_buffer_of_its_exact_size() {
+    for model in [model(), kernel_model(false)] {
+        let bytes = model.to_bytes().unwrap();
+        assert_eq!(bytes.capacity(), bytes.len());
+    }
+}
+
+/// `Model::read` (serve's copy of the file) takes the sections' path for format 6 and later and
+/// the whole-payload one before it, and gives what the mapped `Model::load` gives either way.
+#[test]
+fn a_model_read_into_memory_equals_the_mapped_one_in_old_and_new_formats() {
+    for (fixture, format) in [("model-v4-svm", 4), ("model-v9-svm-tuned", 9)] {
+        let path = Path::new("tests/fixtures").join(format!("{fixture}.bowline"));
+        assert_eq!(std::fs::read(&path).unwrap()[8..12], [format, 0, 0, 0]);
+        assert_eq!(Model::read(&path).unwrap(), Model::load(&path).unwrap());
+    }
+}
+
+/// A checkpoint in the write-ahead log names the model file it wrote by this fingerprint, so
+/// two different files must differ in it, and the one read from a file must be the one computed
+/// from its bytes when it was written: the header, in hex.
+#[test]
+fn a_fingerprint_is_the_files_header_in_hex_and_tells_two_files_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut prints = Vec::new();
+    for (name, model) in [("a", model()), ("b", kernel_model(false))] {
+        let path = dir.path().join(name);
+        model.save(&path).unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        let hex: String = bytes[..HEADER_6]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(Model::fingerprint_of(&bytes), hex);
+        assert_eq!(Model::fingerprint(&path).unwrap(), hex);
+        prints.push(hex);
+    }
+    assert_ne!(prints[0], prints[1]);
 }
