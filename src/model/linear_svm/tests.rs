@@ -124,6 +124,57 @@ fn one_vs_rest_separates_the_classes_deterministically() {
     assert!(LinearSvm::train(&x, &labels, 3, bad).is_err());
 }
 
+/// A coordinate step is exact: its curvature is ‖x_i‖² + 1 (the bias) + D, so the step lands
+/// where that coordinate's gradient, y·(w·x_i + b) − 1 + D·α_i, is zero (below the bound C).
+#[test]
+fn a_coordinate_step_lands_where_its_gradient_is_zero() {
+    let (x, labels) = points();
+    let rows = dual::Rows::new(&x, &labels).unwrap();
+    for loss in [Loss::Hinge, Loss::SquaredHinge] {
+        let params = SvmParams {
+            loss,
+            c: 10.0,
+            ..SvmParams::default()
+        };
+        let mut pass = dual::Pass::new(&(0..1), &params, 1.0);
+        let mut progress = dual::Progress::new(1);
+        let mut weights = vec![[0.0; dual::LANES]; x.cols() + 1];
+        let mut alpha = [0.0; dual::LANES];
+        pass.visit(&rows, 0, &mut weights, &mut alpha, &mut progress);
+        let margin = rows.margins(0, &weights)[0];
+        let diagonal = dual::loss_constants(&params).1;
+        assert!(
+            alpha[0] > 0.0 && alpha[0] < params.c,
+            "{loss:?}: {}",
+            alpha[0]
+        );
+        let gradient = margin - 1.0 + diagonal * alpha[0];
+        assert!(gradient.abs() < 1e-12, "{loss:?}: {gradient}");
+    }
+}
+
+/// A full group of classes: from zero, every lane steps at the first rows, and the weights
+/// must take all of their steps.
+#[test]
+fn one_vs_rest_separates_as_many_classes_as_a_group_solves_at_once() {
+    let classes = dual::LANES as u32;
+    let mut builder = MatrixBuilder::default();
+    let mut labels = Vec::new();
+    for k in 0..3 * classes {
+        let class = k % classes;
+        builder.push(&SparseRow {
+            indices: vec![class],
+            values: vec![1.0 + f64::from(k / classes) / 10.0],
+        });
+        labels.push(class);
+    }
+    let x = builder.finish(classes as usize).unwrap();
+    let svm = LinearSvm::train(&x, &labels, classes as usize, SvmParams::default()).unwrap();
+    for (i, &label) in labels.iter().enumerate() {
+        assert_eq!(predict(&svm, &x, i), label, "row {i}");
+    }
+}
+
 #[test]
 fn calibrated_scores_are_probabilities_that_favour_the_right_class() {
     let (x, labels) = many_points();
@@ -406,6 +457,8 @@ fn cocoa_reaches_the_dual_objective_of_one_process() {
         };
         let (single, objectives) =
             LinearSvm::train_with_objectives(&x, &labels, 6, params).unwrap();
+        assert_eq!(objectives.len(), 6);
+        assert!(objectives.iter().all(|&o| o > 0.0), "{objectives:?}");
         for workers in 1..=3 {
             let (reached, svm, rounds) = distributed(&x, &labels, 6, &params, workers);
             for (c, (&one, &many)) in objectives.iter().zip(&reached).enumerate() {
