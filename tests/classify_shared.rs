@@ -41,23 +41,43 @@ fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Splits the SMS collection 70/30 by a hash of each line's number into two TSV files.
-fn sms_split(dir: &Path) -> (String, String) {
-    let text = std::fs::read_to_string(SMS).unwrap();
-    let (mut train, mut test) = (String::new(), String::new());
+/// Writes the lines of `text` after its first into `NAME-train.tsv` and `NAME-test.tsv` under
+/// `dir`, a line to the test part where `held_out` says so of its number; `header` repeats the
+/// first line at the top of both. Gives the two paths.
+fn write_split(
+    dir: &Path,
+    name: &str,
+    text: &str,
+    header: bool,
+    held_out: impl Fn(usize) -> bool,
+) -> (String, String) {
+    let first = match text.lines().next() {
+        Some(line) if header => format!("{line}\n"),
+        _ => String::new(),
+    };
+    let (mut train, mut test) = (first.clone(), first);
     for (number, line) in text.lines().enumerate().skip(1) {
-        let part = if mix(number as u64) % 100 < 70 {
-            &mut train
-        } else {
+        let part = if held_out(number) {
             &mut test
+        } else {
+            &mut train
         };
         part.push_str(line);
         part.push('\n');
     }
-    let (train_path, test_path) = (dir.join("train.tsv"), dir.join("test.tsv"));
+    let train_path = dir.join(format!("{name}-train.tsv"));
+    let test_path = dir.join(format!("{name}-test.tsv"));
     std::fs::write(&train_path, train).unwrap();
     std::fs::write(&test_path, test).unwrap();
     (arg(&train_path).to_string(), arg(&test_path).to_string())
+}
+
+/// Splits the SMS collection 70/30 by a hash of each line's number into two TSV files.
+fn sms_split(dir: &Path) -> (String, String) {
+    let text = std::fs::read_to_string(SMS).unwrap();
+    write_split(dir, "sms", &text, false, |number| {
+        mix(number as u64) % 100 >= 70
+    })
 }
 
 fn news(name: &str) -> f64 {
@@ -102,22 +122,7 @@ fn sentiment_split(dir: &Path, name: &str) -> (String, String) {
         let count = (numbers.len() as f64 * 0.3).round() as usize;
         held_out.extend(numbers[..count].iter().copied());
     }
-    let header = format!("{}\n", lines[0]);
-    let (mut train, mut test) = (header.clone(), header);
-    for (number, line) in lines.iter().enumerate().skip(1) {
-        let part = if held_out.contains(&number) {
-            &mut test
-        } else {
-            &mut train
-        };
-        part.push_str(line);
-        part.push('\n');
-    }
-    let train_path = dir.join(format!("{name}-train.tsv"));
-    let test_path = dir.join(format!("{name}-test.tsv"));
-    std::fs::write(&train_path, train).unwrap();
-    std::fs::write(&test_path, test).unwrap();
-    (arg(&train_path).to_string(), arg(&test_path).to_string())
+    write_split(dir, name, &text, true, |number| held_out.contains(&number))
 }
 
 /// On short opinions the best smoothing is 100 times the best on news topics: multinomial NB's
