@@ -77,7 +77,7 @@ impl LinearSvm {
         params: SvmParams,
         features: usize,
         reservoir: Reservoir,
-        solutions: Vec<Solution>,
+        (table, solutions): (Vec<f32>, &[Solution]),
     ) -> Self {
         let mut svm = LinearSvm {
             params,
@@ -88,7 +88,7 @@ impl LinearSvm {
             calibration: None,
             reservoir,
         };
-        svm.store(solutions);
+        svm.store(table, solutions);
         svm
     }
 
@@ -160,11 +160,13 @@ impl LinearSvm {
     ) -> Result<(Self, Vec<f64>)> {
         params.validate()?;
         let starts = (0..classes).map(|_| Start::cold()).collect();
-        let solutions = solve_classes(x, Targets::Single(labels), &params, starts, 0)?;
-        let mut reservoir = Reservoir::new(params.reservoir, params.seed);
-        keep_rows(&mut reservoir, x, labels, &solutions, 0);
+        let (table, solutions) = solve_classes(x, Targets::Single(labels), &params, starts, 0)?;
         let parts = dual::solution_parts(&solutions, &params);
-        let svm = LinearSvm::solved(params, x.cols(), reservoir, solutions);
+        let reservoir = Reservoir::new(params.reservoir, params.seed);
+        // The rows are kept after the weights are stored, so that the kept copies and both
+        // forms of the weights are not all held at once.
+        let mut svm = LinearSvm::solved(params, x.cols(), reservoir, (table, &solutions));
+        keep_rows(&mut svm.reservoir, x, labels, &solutions, 0);
         Ok((svm, parts))
     }
 
@@ -213,7 +215,9 @@ impl LinearSvm {
         let first_new = kept.len();
         let salt = self.reservoir.seen();
         let targets = Targets::Single(&all_labels);
-        let solutions = solve_classes(&all, targets, &self.params, starts, salt)?;
+        let (table, solutions) = solve_classes(&all, targets, &self.params, starts, salt)?;
+        self.features = x.cols();
+        self.store(table, &solutions);
         for (i, k) in self.reservoir.rows_mut().iter_mut().enumerate() {
             k.alpha = row_alpha(&solutions, i).into();
         }
@@ -224,8 +228,6 @@ impl LinearSvm {
             &solutions,
             first_new,
         );
-        self.features = x.cols();
-        self.store(solutions);
         if let Some(sigmoids) = &mut self.calibration {
             platt::extend_with_mean(sigmoids, classes);
         }
@@ -244,9 +246,14 @@ impl LinearSvm {
     ) -> Result<Self> {
         params.validate()?;
         let starts = (0..labels).map(|_| Start::cold()).collect();
-        let solutions = solve_classes(x, Targets::Sets(sets), &params, starts, 0)?;
+        let (table, solutions) = solve_classes(x, Targets::Sets(sets), &params, starts, 0)?;
         let reservoir = Reservoir::new(0, params.seed);
-        Ok(LinearSvm::solved(params, x.cols(), reservoir, solutions))
+        Ok(LinearSvm::solved(
+            params,
+            x.cols(),
+            reservoir,
+            (table, &solutions),
+        ))
     }
 
     /// Trains as [`LinearSvm::train_sets`] does, and scores every row by a model trained with
@@ -285,9 +292,10 @@ impl LinearSvm {
                 margins.iter().map(|m| m[c]).zip(has).collect()
             })
             .collect();
-        let solutions = solved.into_iter().map(|(solution, _)| solution).collect();
+        let mut solutions: Vec<_> = solved.into_iter().map(|(solution, _)| solution).collect();
+        let table = dual::table(&rows, &mut solutions);
         let reservoir = Reservoir::new(0, params.seed);
-        let svm = LinearSvm::solved(params, x.cols(), reservoir, solutions);
+        let svm = LinearSvm::solved(params, x.cols(), reservoir, (table, &solutions));
         Ok((svm, scored))
     }
 
@@ -310,9 +318,9 @@ impl LinearSvm {
             })
             .collect();
         let salt = self.reservoir.seen().wrapping_add(sets.len() as u64);
-        let solutions = solve_classes(x, Targets::Sets(sets), &self.params, starts, salt)?;
+        let (table, solutions) = solve_classes(x, Targets::Sets(sets), &self.params, starts, salt)?;
         self.features = x.cols();
-        self.store(solutions);
+        self.store(table, &solutions);
         Ok(())
     }
 
@@ -451,31 +459,16 @@ impl LinearSvm {
         weights.chain([self.bias[c]]).collect()
     }
 
-    /// Keeps the groups' solutions as one feature-major table over all classes, dropping each
-    /// group's weights once copied, which lowers the peak memory at the end of training.
-    fn store(&mut self, solutions: Vec<Solution>) {
-        let classes = solutions.last().map_or(0, |s| s.classes.end);
-        let n = self.features;
-        let mut weights = vec![0.0; n * classes];
-        // Each feature's row of weights is gathered from every group on its own, so the rows
-        // are filled in parallel; the copy into a fresh table of tens of megabytes waits on
-        // memory. (Without classes there are no rows, and no chunks of length 0 to ask for.)
-        if classes > 0 {
-            (weights.par_chunks_exact_mut(classes).enumerate()).for_each(|(j, all)| {
-                for solution in &solutions {
-                    let k = solution.classes.len();
-                    let slots = &mut all[solution.classes.clone()];
-                    slots.copy_from_slice(&solution.weights[j * k..(j + 1) * k]);
-                }
-            });
-        }
+    /// Keeps `table`, the groups' weights as one feature-major table over all classes (see
+    /// [`dual::table`]), and the groups' biases and convergence.
+    fn store(&mut self, table: Vec<f32>, solutions: &[Solution]) {
         self.bias.clear();
         self.convergence.clear();
         for solution in solutions {
             self.bias.extend_from_slice(&solution.bias);
             self.convergence.extend_from_slice(&solution.convergence);
         }
-        self.weights = weights.into();
+        self.weights = table.into();
     }
 
     /// The training rows kept for updates.
@@ -519,8 +512,8 @@ fn solve_classes(
     params: &SvmParams,
     starts: Vec<Start>,
     salt: u64,
-) -> Result<Vec<Solution>> {
-    let rows = Rows::with_targets(x, targets)?;
+) -> Result<(Vec<f32>, Vec<Solution>)> {
+    let mut rows = Rows::with_targets(x, targets)?;
     let mut starts = starts.into_iter();
     let work: Vec<(Range<usize>, Vec<Start>)> = groups(starts.len())
         .into_iter()
@@ -530,10 +523,13 @@ fn solve_classes(
         })
         .collect();
     let seed = params.seed.wrapping_add(salt);
-    Ok(work
+    let mut solutions: Vec<Solution> = work
         .into_par_iter()
         .map(|(range, starts)| dual::solve(&rows, range, params, seed, starts, |_| {}))
-        .collect())
+        .collect();
+    rows.free_renumbered();
+    let table = dual::table(&rows, &mut solutions);
+    Ok((table, solutions))
 }
 
 /// The classes of each group solved together: as few groups of at most [`dual::LANES`] as

@@ -74,7 +74,7 @@ impl<'a> LocalProblem<'a> {
         if workers == 0 {
             return Err(Error::Config("a distributed solve needs a worker".into()));
         }
-        let rows = Rows::with_targets(x, Targets::Single(labels))?;
+        let rows = Rows::with_every_column(x, Targets::Single(labels))?;
         let (n, m) = (x.cols(), labels.len());
         let groups = classes.div_ceil(LANES);
         let groups = (0..groups)

@@ -13,11 +13,13 @@
 
 use std::ops::Range;
 
+use rayon::prelude::*;
+
 use super::params::{Convergence, Loss, SvmParams, Targets};
 use crate::error::Result;
 use crate::model::random::SplitMix;
 use crate::prefetch::prefetch;
-use crate::vectorize::{fill_rows, for_each_renumbered, matrix_row, Matrix};
+use crate::vectorize::{fill_rows, for_each_renumbered, matrix_row, Matrix, SparseRow};
 
 /// The rows that every class's problem shares, with their columns renumbered for the solver.
 ///
@@ -28,6 +30,17 @@ use crate::vectorize::{fill_rows, for_each_renumbered, matrix_row, Matrix};
 /// sorted by the new numbers, so its weights are visited in address order. On 20 Newsgroups'
 /// bigrams the two made the solver 8% and then 10% faster. Only the order in which a row's
 /// products are summed changes; the numbering is deterministic, so the results are too.
+///
+/// A column that only one row holds is not given weights of its own. Only that row's steps
+/// move such a column's weights, always along the row's entries in those columns, so the
+/// row's own columns act as one: its entries are replaced by a single entry, their norm, in a
+/// column of the row's own, and the weights of the columns it stands for are read off it at the
+/// end ([`Rows::own_entries`]). The problem is the same up to rounding, since that column's
+/// weight times its entry is what the row's own columns added to its margin. On 20 Newsgroups'
+/// default features 730,139 of the 1,087,830 columns are held by one row: they were 16% of
+/// the non-zeros and two thirds of the weights, every one a cache miss. Folded, the default
+/// SVM trained in 2.41 s against 2.90 s (medians of 5 alternating runs of the whole process),
+/// and its weights differed by 6e-11 at most, its predictions not at all.
 pub struct Rows<'a> {
     /// One row per example, in the caller's columns.
     pub x: &'a Matrix,
@@ -37,9 +50,19 @@ pub struct Rows<'a> {
     norms: Vec<f64>,
     /// `x` in the solver's columns.
     renumbered: Matrix,
-    /// The solver's number of each of `x`'s columns.
+    /// The solver's number of each of `x`'s columns (a row's own column for a column that row
+    /// alone holds); [`NO_COLUMN`] for a column no row holds.
     pub(super) solver_column: Vec<u32>,
+    /// The number of columns that more than one row holds; the rows' own columns come after.
+    shared: usize,
+    /// The number of the solver's columns, shared and own.
+    columns: usize,
+    /// Per row, the norm of its entries in the columns that it alone holds (0 for none).
+    own_norm: Vec<f64>,
 }
+
+/// The solver's number of a column that no row holds.
+const NO_COLUMN: u32 = u32::MAX;
 
 impl<'a> Rows<'a> {
     /// Wraps `x` and its labels, computing the row norms and the renumbered rows once for every
@@ -51,30 +74,120 @@ impl<'a> Rows<'a> {
 
     /// Wraps `x` and the classes of its rows, as [`Rows::new`] does.
     pub fn with_targets(x: &'a Matrix, targets: Targets<'a>) -> Result<Self> {
+        Self::build(x, targets, true)
+    }
+
+    /// As [`Rows::with_targets`], but every column keeps weights of its own: in a distributed
+    /// solve the other workers' steps move the weights of columns that only one of this
+    /// worker's rows holds.
+    pub fn with_every_column(x: &'a Matrix, targets: Targets<'a>) -> Result<Self> {
+        Self::build(x, targets, false)
+    }
+
+    fn build(x: &'a Matrix, targets: Targets<'a>, own_columns: bool) -> Result<Self> {
         let norms = x
             .outer_iterator()
             .map(|row| row.data().iter().map(|v| v * v).sum::<f64>() + 1.0)
             .collect();
-        let solver_column = most_frequent_first(x);
-        let length = |i: usize| x.indptr().outer_inds_sz(i).len();
-        // Every column is kept, so a row's length is known without renumbering it first (as
-        // `fill_renumbered` would).
-        let renumbered = fill_rows(x.rows(), x.cols(), length, |range, out| {
+        let holders = rows_holding(x);
+        let least = if own_columns { 2 } else { 0 };
+        let (mut solver_column, shared) = most_frequent_first(&holders, least);
+        let (own, own_norm) = own_columns_of_rows(x, &holders, shared, own_columns);
+        let columns = shared + own.iter().filter(|&&o| o != NO_COLUMN).count();
+        let length = |i: usize| {
+            let indices = matrix_row(x, i).0;
+            let kept = indices
+                .iter()
+                .filter(|&&j| solver_column[j as usize] != NO_COLUMN);
+            kept.count() + usize::from(own[i] != NO_COLUMN)
+        };
+        let renumbered = fill_rows(x.rows(), columns, length, |range, out| {
             let row = |i: usize| matrix_row(x, i);
-            for_each_renumbered(
-                range,
-                &solver_column,
-                row,
-                |_, _| {},
-                |_, row| out.push(row),
-            );
+            let with_own = |i: usize, row: &mut SparseRow| {
+                if own[i] != NO_COLUMN {
+                    row.indices.push(own[i]);
+                    row.values.push(own_norm[i]);
+                }
+            };
+            for_each_renumbered(range, &solver_column, row, with_own, |_, row| out.push(row));
         })?;
+        for (i, &o) in own.iter().enumerate() {
+            for &j in matrix_row(x, i).0 {
+                if o != NO_COLUMN && holders[j as usize] == 1 {
+                    solver_column[j as usize] = o;
+                }
+            }
+        }
         Ok(Rows {
             x,
             targets,
             norms,
             renumbered,
             solver_column,
+            shared,
+            columns,
+            own_norm,
+        })
+    }
+
+    /// Frees the renumbered rows once every group is solved, keeping the numbering that
+    /// [`table`] reads: the two are then not held at once.
+    pub(super) fn free_renumbered(&mut self) {
+        self.renumbered = Matrix::zero((0, 0));
+    }
+
+    /// The number of the solver's columns; its weights hold one more, the bias.
+    pub(super) fn columns(&self) -> usize {
+        self.columns
+    }
+
+    /// Puts each class's start into the solver's `weights` and `alpha` (lane c for the c-th
+    /// start) and returns what lies outside the solver's columns.
+    fn place_starts(
+        &self,
+        starts: Vec<Start>,
+        weights: &mut [[f64; LANES]],
+        alpha: &mut [[f64; LANES]],
+    ) -> Outside {
+        let (bias, mut outside) = (self.columns(), Outside::default());
+        for (c, start) in starts.into_iter().enumerate() {
+            if !start.weights.is_empty() && outside.start.is_empty() {
+                outside.start = vec![ZERO; self.x.cols()];
+            }
+            for (j, v) in start.weights.into_iter().enumerate() {
+                match self.solver_column.get(j) {
+                    None => weights[bias][c] = v,
+                    Some(&s) if (s as usize) < self.shared => weights[s as usize][c] = v,
+                    Some(_) => outside.start[j][c] = v,
+                }
+            }
+            alpha
+                .iter_mut()
+                .zip(start.alpha)
+                .for_each(|(a, v)| a[c] = v);
+        }
+        if !outside.start.is_empty() {
+            for (j, s, factor) in self.own_entries() {
+                (0..LANES).for_each(|c| weights[s][c] += outside.start[j][c] * factor);
+            }
+            outside.own = weights[self.shared..bias].to_vec();
+        }
+        outside
+    }
+
+    /// Every entry of `x` in a column that its row alone holds, as (that column, the row's own
+    /// column, the entry over the norm of the row's own entries): the factor that turns the own
+    /// column's weight into that column's.
+    fn own_entries(&self) -> impl Iterator<Item = (usize, usize, f64)> + '_ {
+        (0..self.x.rows()).flat_map(move |i| {
+            let (indices, values) = matrix_row(self.x, i);
+            let norm = self.own_norm[i];
+            let factor = move |v: f64| if norm > 0.0 { v / norm } else { 0.0 };
+            (indices.iter().zip(values)).filter_map(move |(&j, &v)| {
+                let s = self.solver_column[j as usize];
+                let own = s != NO_COLUMN && s as usize >= self.shared;
+                own.then(|| (j as usize, s as usize, factor(v)))
+            })
         })
     }
 
@@ -129,19 +242,62 @@ impl<'a> Rows<'a> {
     }
 }
 
-/// A number for each column of `x`: columns held by more rows get smaller numbers; ties keep
-/// their order, so the numbering is deterministic.
-fn most_frequent_first(x: &Matrix) -> Vec<u32> {
-    let mut rows_with = vec![0u32; x.cols()];
-    x.indices().iter().for_each(|&j| rows_with[j as usize] += 1);
-    let mut by_count: Vec<u32> = (0..x.cols() as u32).collect();
-    by_count.sort_by_key(|&j| std::cmp::Reverse(rows_with[j as usize]));
-    let mut solver_column = vec![0u32; x.cols()];
+/// How many rows hold each column of `x`.
+fn rows_holding(x: &Matrix) -> Vec<u32> {
+    let mut holders = vec![0u32; x.cols()];
+    x.indices().iter().for_each(|&j| holders[j as usize] += 1);
+    holders
+}
+
+/// A number for each column held by at least `least` rows: columns held by more rows get
+/// smaller numbers; ties keep their order, so the numbering is deterministic. The other columns
+/// get [`NO_COLUMN`]. Returns the numbers and how many columns got one.
+fn most_frequent_first(holders: &[u32], least: u32) -> (Vec<u32>, usize) {
+    let mut by_count: Vec<u32> = (0..holders.len() as u32)
+        .filter(|&j| holders[j as usize] >= least)
+        .collect();
+    by_count.sort_by_key(|&j| std::cmp::Reverse(holders[j as usize]));
+    let mut solver_column = vec![NO_COLUMN; holders.len()];
     for (number, &j) in by_count.iter().enumerate() {
         solver_column[j as usize] = number as u32;
     }
-    solver_column
+    (solver_column, by_count.len())
 }
+
+/// Per row of `x`, its own column (numbered from `first`, in row order; [`NO_COLUMN`] for a row
+/// that holds no column alone, or for every row unless `wanted`) and the norm of its entries in
+/// the columns it alone holds.
+fn own_columns_of_rows(
+    x: &Matrix,
+    holders: &[u32],
+    first: usize,
+    wanted: bool,
+) -> (Vec<u32>, Vec<f64>) {
+    let (mut own, mut norms) = (vec![NO_COLUMN; x.rows()], vec![0.0; x.rows()]);
+    let mut next = first as u32;
+    for i in (0..x.rows()).filter(|_| wanted) {
+        let (indices, values) = matrix_row(x, i);
+        let alone = (indices.iter().zip(values)).filter(|(&j, _)| holders[j as usize] == 1);
+        let (count, squares) = alone.fold((0, 0.0), |(n, q), (_, &v)| (n + 1, q + v * v));
+        if count > 0 {
+            (own[i], norms[i]) = (next, f64::sqrt(squares));
+            next += 1;
+        }
+    }
+    (own, norms)
+}
+
+/// What a warm start put in the columns that have no weights in the solver: its weights there,
+/// and what those weights in each row's own columns made the row's own column's weight (the
+/// own columns in order). Empty for a cold start, where both are zero.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(super) struct Outside {
+    start: Vec<[f64; LANES]>,
+    own: Vec<[f64; LANES]>,
+}
+
+/// No weights: the lanes of a column outside the solver for a cold start.
+const ZERO: [f64; LANES] = [0.0; LANES];
 
 /// Where one class's solve starts: weights (bias last) and the dual variables they come from.
 /// Missing values are zero.
@@ -161,14 +317,24 @@ impl Start {
     }
 }
 
-/// The solution of a group of classes.
+/// The solution of a group of classes, in the solver's columns until [`table`] turns the
+/// solutions of every group into the model's weights. Kept so, each group holds a third of
+/// what its weights over every column of the vocabulary took on 20 Newsgroups, and the table
+/// is written once: training the default SVM peaked at 255–280 MB against 306–324 MB with
+/// each group's weights spread over the vocabulary's columns, and 414–440 MB before the
+/// columns one row holds were folded.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Solution {
     /// The class ids solved.
     pub classes: Range<usize>,
-    /// Feature-major weights, `weights[j * k + c]`, rounded to `f32` as the model keeps them, so
-    /// that the groups finished first hold half the memory while the others run.
-    pub weights: Vec<f32>,
+    /// The weights of the columns more than one row holds, `shared[s * k + c]` for the solver's
+    /// column s, rounded to `f32` as the model keeps them, so that the groups finished first
+    /// hold little memory while the others run.
+    shared: Vec<f32>,
+    /// The weights of the rows' own columns, `own[o * k + c]` for the o-th.
+    own: Vec<f64>,
+    /// What a warm start put outside the solver's columns.
+    outside: Outside,
     /// The `k` biases.
     pub bias: Vec<f64>,
     /// Row-major dual variables, `alpha[i * k + c]`.
@@ -178,6 +344,26 @@ pub struct Solution {
 }
 
 impl Solution {
+    /// Writes the weights of `x`'s column `j` in `slots`, one per class of the group: `s` is its
+    /// solver's column, and `factor` turns a row's own column's weight into its (see
+    /// [`Rows::own_entries`]).
+    fn write_column(&self, rows: &Rows, (j, s, factor): (usize, usize, f64), slots: &mut [f32]) {
+        let k = self.classes.len();
+        let start = self.outside.start.get(j).unwrap_or(&ZERO);
+        if s < rows.shared {
+            slots.copy_from_slice(&self.shared[s * k..(s + 1) * k]);
+        } else if s < rows.columns() {
+            let o = s - rows.shared;
+            let then = self.outside.own.get(o).unwrap_or(&ZERO);
+            let own = &self.own[o * k..(o + 1) * k];
+            for (c, (slot, &now)) in slots.iter_mut().zip(own).enumerate() {
+                *slot = (start[c] + (now - then[c]) * factor) as f32;
+            }
+        } else {
+            (slots.iter_mut().zip(start)).for_each(|(slot, &w)| *slot = w as f32);
+        }
+    }
+
     /// The dual variables of row `i`, one per class of the group.
     pub fn row_alpha(&self, i: usize) -> &[f64] {
         let k = self.classes.len();
@@ -236,19 +422,11 @@ pub fn solve(
     starts: Vec<Start>,
     mut after_pass: impl FnMut(&[[f64; LANES]]),
 ) -> Solution {
-    let (k, n, m) = (classes.len(), rows.x.cols(), rows.targets.len());
+    let (k, m) = (classes.len(), rows.targets.len());
     assert!(k <= LANES, "a group holds at most {LANES} classes");
-    let (mut weights, mut alpha) = (vec![[0.0; LANES]; n + 1], vec![[0.0; LANES]; m]);
-    for (c, start) in starts.into_iter().enumerate() {
-        for (j, v) in start.weights.into_iter().enumerate() {
-            let column = rows.solver_column.get(j).map_or(n, |&s| s as usize);
-            weights[column][c] = v;
-        }
-        alpha
-            .iter_mut()
-            .zip(start.alpha)
-            .for_each(|(a, v)| a[c] = v);
-    }
+    let mut weights = vec![[0.0; LANES]; rows.columns() + 1];
+    let mut alpha = vec![[0.0; LANES]; m];
+    let outside = rows.place_starts(starts, &mut weights, &mut alpha);
     let mut order: Vec<usize> = (0..m).collect();
     let convergence = descend(
         rows,
@@ -259,7 +437,7 @@ pub fn solve(
         &mut order,
         &mut after_pass,
     );
-    solution(rows, classes, &weights, &alpha, convergence)
+    solution(rows, classes, (&weights, outside), &alpha, convergence)
 }
 
 /// Passes of coordinate descent over the rows of `order` (shuffled again before each pass)
@@ -295,29 +473,64 @@ pub(super) fn descend(
     progress.convergence
 }
 
-/// The solution of `classes` from the solver's weights (in its columns, bias last) and dual
-/// variables.
+/// The solution of `classes` from the solver's weights (in its columns, bias last), what lies
+/// outside them, and the dual variables.
 pub(super) fn solution(
     rows: &Rows,
     classes: Range<usize>,
-    weights: &[[f64; LANES]],
+    (weights, outside): (&[[f64; LANES]], Outside),
     alpha: &[[f64; LANES]],
     convergence: Vec<Convergence>,
 ) -> Solution {
-    let (k, n) = (classes.len(), weights.len() - 1);
-    let bias = weights[n][..k].to_vec();
+    let (k, bias) = (classes.len(), rows.columns());
+    // Sized first: collected from a flattening iterator, which cannot tell its length, the
+    // weights grew by doubling, to twice their size for a moment while the other groups ran.
+    let mut shared = Vec::with_capacity(rows.shared * k);
+    let mut own = Vec::with_capacity((bias - rows.shared) * k);
+    for (s, lanes) in weights[..bias].iter().enumerate() {
+        if s < rows.shared {
+            shared.extend(lanes[..k].iter().map(|&w| w as f32));
+        } else {
+            own.extend_from_slice(&lanes[..k]);
+        }
+    }
     Solution {
-        weights: rows
-            .solver_column
-            .iter()
-            .flat_map(|&s| &weights[s as usize][..k])
-            .map(|&w| w as f32)
-            .collect(),
-        bias,
+        shared,
+        own,
+        outside,
+        bias: weights[bias][..k].to_vec(),
         alpha: alpha.iter().flat_map(|a| &a[..k]).copied().collect(),
         classes,
         convergence,
     }
+}
+
+/// The weights of every group's classes as one feature-major table over `x`'s columns and all
+/// classes, `table[j * classes + c]`; each group's weights are dropped once copied (its dual
+/// variables stay, for the reservoir).
+pub(super) fn table(rows: &Rows, solutions: &mut [Solution]) -> Vec<f32> {
+    let classes = solutions.last().map_or(0, |s| s.classes.end);
+    let mut table = vec![0.0f32; rows.x.cols() * classes];
+    let mut factors = vec![0.0; rows.x.cols()];
+    rows.own_entries()
+        .for_each(|(j, _, factor)| factors[j] = factor);
+    // Each feature's row of weights is gathered from every group on its own, so the rows are
+    // filled in parallel; the copy into a fresh table of tens of megabytes waits on memory.
+    // (Without classes there are no rows, and no chunks of length 0 to ask for.)
+    if classes > 0 {
+        let solved = &*solutions;
+        (table.par_chunks_exact_mut(classes).enumerate()).for_each(|(j, all)| {
+            let column = (j, rows.solver_column[j] as usize, factors[j]);
+            for solution in solved {
+                solution.write_column(rows, column, &mut all[solution.classes.clone()]);
+            }
+        });
+    }
+    for solution in solutions {
+        (solution.shared, solution.own) = (Vec::new(), Vec::new());
+        solution.outside = Outside::default();
+    }
+    table
 }
 
 /// How many entries ahead of the one being summed the margin loop asks for a row's weights.

@@ -16,7 +16,7 @@
 
 use std::ops::Range;
 
-use super::dual::{descend, solution, Rows, Solution, LANES};
+use super::dual::{descend, solution, Outside, Rows, Solution, LANES};
 use super::params::SvmParams;
 
 /// Solves the problems of `classes` on every row with `params`, then, for each of `folds`
@@ -29,7 +29,7 @@ pub(super) fn solve_with_held_out(
     seed: u64,
     (fold, folds): (&[usize], usize),
 ) -> (Solution, Vec<[f64; LANES]>) {
-    let (n, m) = (rows.x.cols(), rows.targets.len());
+    let (n, m) = (rows.columns(), rows.targets.len());
     let (mut weights, mut alpha) = (vec![[0.0; LANES]; n + 1], vec![[0.0; LANES]; m]);
     let mut order: Vec<usize> = (0..m).collect();
     let state = (&mut weights[..], &mut alpha[..]);
@@ -64,6 +64,7 @@ pub(super) fn solve_with_held_out(
             margins[i] = rows.margins(i, &w);
         }
     }
-    let full = solution(rows, classes, &weights, &alpha, convergence);
+    let cold = Outside::default();
+    let full = solution(rows, classes, (&weights, cold), &alpha, convergence);
     (full, margins)
 }

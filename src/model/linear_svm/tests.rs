@@ -82,14 +82,15 @@ fn classes_solved_together_take_the_steps_they_take_alone() {
     let rows = dual::Rows::new(&x, &labels).unwrap();
     let params = SvmParams::default();
     let cold = |k| vec![Start::cold(); k];
-    let together = dual::solve(&rows, 0..3, &params, 7, cold(3), |_| {});
+    let mut together = dual::solve(&rows, 0..3, &params, 7, cold(3), |_| {});
+    let all = dual::table(&rows, std::slice::from_mut(&mut together));
+    let column =
+        |table: &[f32], k, c| -> Vec<f32> { table.iter().skip(c).step_by(k).copied().collect() };
     for c in 0..3 {
-        let alone = dual::solve(&rows, c..c + 1, &params, 7, cold(1), |_| {});
+        let mut alone = dual::solve(&rows, c..c + 1, &params, 7, cold(1), |_| {});
         assert_eq!(alone.convergence[0], together.convergence[c]);
-        let column = |s: &dual::Solution, k, c| -> Vec<f32> {
-            s.weights.iter().skip(c).step_by(k).copied().collect()
-        };
-        assert_eq!(column(&alone, 1, 0), column(&together, 3, c));
+        let one = dual::table(&rows, std::slice::from_mut(&mut alone));
+        assert_eq!(column(&one, c + 1, c), column(&all, 3, c));
         assert_eq!(alone.bias[0], together.bias[c]);
         for i in 0..labels.len() {
             assert_eq!(alone.row_alpha(i)[0], together.row_alpha(i)[c]);
@@ -138,7 +139,7 @@ fn a_coordinate_step_lands_where_its_gradient_is_zero() {
         };
         let mut pass = dual::Pass::new(&(0..1), &params, 1.0);
         let mut progress = dual::Progress::new(1);
-        let mut weights = vec![[0.0; dual::LANES]; x.cols() + 1];
+        let mut weights = vec![[0.0; dual::LANES]; rows.columns() + 1];
         let mut alpha = [0.0; dual::LANES];
         pass.visit(&rows, 0, &mut weights, &mut alpha, &mut progress);
         let margin = rows.margins(0, &weights)[0];
@@ -526,5 +527,68 @@ fn held_out_scores_come_from_models_that_did_not_see_the_fold() {
                 assert_eq!(has, labels[i] as usize == c);
             }
         }
+    }
+}
+
+/// Solves classes `0..k` of `rows` from `starts` with tight settings; returns the weights'
+/// table and the solution.
+fn solve_all(rows: &dual::Rows, k: usize, starts: Vec<Start>) -> (Vec<f32>, dual::Solution) {
+    let mut solution = dual::solve(rows, 0..k, &tight(), 5, starts, |_| {});
+    (
+        dual::table(rows, std::slice::from_mut(&mut solution)),
+        solution,
+    )
+}
+
+/// Asserts that two solutions of the same problem agree up to rounding.
+fn assert_same_solution(a: &(Vec<f32>, dual::Solution), b: &(Vec<f32>, dual::Solution)) {
+    assert_eq!(a.1.convergence, b.1.convergence);
+    let close = |x: f64, y: f64| (x - y).abs() <= 1e-6 * x.abs().max(1.0);
+    let weights = a.0.iter().zip(&b.0);
+    assert!(weights.clone().all(|(&x, &y)| close(x.into(), y.into())));
+    assert!(a.1.bias.iter().zip(&b.1.bias).all(|(&x, &y)| close(x, y)));
+    assert!(a.1.alpha.iter().zip(&b.1.alpha).all(|(&x, &y)| close(x, y)));
+}
+
+/// Columns held by one row share that row's own column in the solver, and the weights read
+/// off it are those of solving with every column apart.
+#[test]
+fn columns_one_row_holds_give_the_weights_of_solving_them_apart() {
+    let (x, labels) = random_problem(300, 3_000, 4);
+    let own = dual::Rows::new(&x, &labels).unwrap();
+    let apart = dual::Rows::with_every_column(&x, Targets::Single(&labels)).unwrap();
+    assert_eq!(apart.columns(), 3_000);
+    assert!(own.columns() < 1_500, "{} columns", own.columns());
+    let cold = || vec![Start::cold(); 4];
+    assert_same_solution(&solve_all(&own, 4, cold()), &solve_all(&apart, 4, cold()));
+}
+
+/// A warm start may put weights anywhere, in columns no row holds too: those keep theirs, and
+/// the columns one row holds move from theirs as when solved apart.
+#[test]
+fn a_warm_start_in_columns_one_row_or_none_holds_gives_the_weights_of_solving_them_apart() {
+    let (x, labels) = random_problem(300, 3_000, 4);
+    let own = dual::Rows::new(&x, &labels).unwrap();
+    let apart = dual::Rows::with_every_column(&x, Targets::Single(&labels)).unwrap();
+    let mut random = crate::model::random::SplitMix(3);
+    let mut weights = |_| {
+        (0..=3_000)
+            .map(|_| random.below(100) as f64 / 500.0 - 0.1)
+            .collect()
+    };
+    let starts: Vec<Start> = (0..4)
+        .map(|c| Start {
+            weights: weights(c),
+            alpha: vec![0.0; labels.len()],
+        })
+        .collect();
+    let held_by_none = (0..3_000)
+        .find(|&j| !x.indices().contains(&(j as u32)))
+        .unwrap();
+    let solution = solve_all(&own, 4, starts.clone());
+    assert_same_solution(&solution, &solve_all(&apart, 4, starts.clone()));
+    for (c, start) in starts.iter().enumerate() {
+        let kept = start.weights[held_by_none] as f32;
+        assert_eq!(solution.0[held_by_none * 4 + c], kept);
     }
 }
