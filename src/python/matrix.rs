@@ -7,34 +7,23 @@
 
 use std::path::Path;
 
-use numpy::{PyReadonlyArray1, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use rayon::prelude::*;
 
 use super::convert::table;
+use super::csr::{CsrInput, CsrRows, SortedRows};
 use super::settings::Settings;
 use crate::analyze::AnalyzerConfig;
 use crate::error::{Error, Result};
 use crate::model::{Model, TrainingInfo};
-use crate::vectorize::{
-    matrix_row, FittedVectorizer, Idf, Matrix, Norm, TermList, Tf, VectorizerConfig, Weighting,
-};
+use crate::vectorize::{FittedVectorizer, Idf, Norm, TermList, Tf, VectorizerConfig, Weighting};
 
 /// A classifier over the columns of a matrix.
 #[pyclass(module = "bowline._bowline", frozen)]
 pub(crate) struct MatrixModel {
     model: Model,
 }
-
-/// The CSR arrays of a matrix from Python: `(data, indices, indptr)`, indices sorted in
-/// each row, and the number of columns.
-type CsrInput<'py> = (
-    PyReadonlyArray1<'py, f64>,
-    PyReadonlyArray1<'py, i64>,
-    PyReadonlyArray1<'py, i64>,
-    usize,
-);
 
 /// What a model trained here is called in errors.
 const IN_MEMORY: &str = "(matrix model)";
@@ -53,7 +42,7 @@ impl MatrixModel {
         labels: Vec<String>,
     ) -> PyResult<Self> {
         let kind = Settings::kind(kind)?;
-        let matrix = matrix(x)?;
+        let matrix = CsrRows::new(&x)?.matrix()?;
         let trainer = kind.trainer(&settings.params()?, Weighting::default())?;
         let model = py.detach(|| {
             let classifier = trainer.fit(&matrix, &ids, labels.len())?;
@@ -78,24 +67,26 @@ impl MatrixModel {
         x: CsrInput<'py>,
         decision: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let matrix = matrix(x)?;
+        let rows = CsrRows::new(&x)?;
         let classes = self.model.labels.len();
         let classifier = &self.model.classifier;
+        // Each row is sorted as it is scored: no copy of the matrix is made.
         let values = py.detach(|| {
-            let mut values = vec![0.0; matrix.rows() * classes];
-            values
-                .par_chunks_mut(classes.max(1))
-                .enumerate()
-                .for_each(|(i, out)| {
-                    let (indices, row) = matrix_row(&matrix, i);
-                    if decision {
-                        classifier.scores(indices, row, out);
-                    } else {
-                        classifier.probabilities_of(indices, row, out);
-                    }
-                });
-            values
-        });
+            let mut values = vec![0.0; rows.rows() * classes];
+            let chunks = values.par_chunks_mut(classes.max(1)).enumerate();
+            chunks.try_for_each_init(SortedRows::default, |row, (i, out)| {
+                row.clear();
+                rows.sorted_row(i, row)?;
+                let (indices, values) = (&row.indices, &row.data);
+                if decision {
+                    classifier.scores(indices, values, out);
+                } else {
+                    classifier.probabilities_of(indices, values, out);
+                }
+                Ok::<_, Error>(())
+            })?;
+            Ok::<_, Error>(values)
+        })?;
         table(py, values, classes)
     }
 
@@ -129,32 +120,6 @@ impl MatrixModel {
         let model = py.detach(|| Model::from_bytes(bytes, Path::new(IN_MEMORY)))?;
         Ok(MatrixModel { model })
     }
-}
-
-/// The matrix of CSR arrays from Python, checked as the library checks any matrix.
-fn matrix(x: CsrInput<'_>) -> Result<Matrix> {
-    let (data, indices, indptr, columns) = x;
-    let rows = indptr.len().saturating_sub(1);
-    let invalid = |what: &str| Error::Config(format!("sparse matrix: {what}"));
-    let data = data
-        .as_slice()
-        .map_err(|_| invalid("data is not contiguous"))?;
-    let indices = indices
-        .as_slice()
-        .map_err(|_| invalid("indices are not contiguous"))?;
-    let indptr = indptr
-        .as_slice()
-        .map_err(|_| invalid("indptr is not contiguous"))?;
-    let indices: Vec<u32> = indices
-        .iter()
-        .map(|&j| u32::try_from(j).map_err(|_| invalid("a column index is out of range")))
-        .collect::<Result<_>>()?;
-    let indptr: Vec<usize> = indptr
-        .iter()
-        .map(|&p| usize::try_from(p).map_err(|_| invalid("a row pointer is negative")))
-        .collect::<Result<_>>()?;
-    Matrix::try_new((rows, columns), indptr, indices, data.to_vec())
-        .map_err(|(_, _, _, err)| invalid(&err.to_string()))
 }
 
 /// A vocabulary naming `columns` columns `x0`... in column order, each seen in every one of

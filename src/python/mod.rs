@@ -8,6 +8,7 @@
 //! input checks, `classes_`) are kept: they hold parameters, this holds models.
 
 mod convert;
+mod csr;
 mod matrix;
 mod settings;
 mod stream;

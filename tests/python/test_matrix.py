@@ -3,6 +3,7 @@
 import pickle
 
 import numpy as np
+import scipy.sparse as sp
 import pytest
 
 import bowline
@@ -33,3 +34,31 @@ def test_a_calibrated_svm_has_probabilities(corpus):
     assert not hasattr(bowline.LinearSVC(), "predict_proba")
     model = bowline.LinearSVC(calibrate=True).fit(x, labels)
     np.testing.assert_allclose(model.predict_proba(x).sum(axis=1), 1.0)
+
+
+def _scores(model, x):
+    if hasattr(model, "predict_proba"):
+        return model.predict_proba(x)
+    return model.decision_function(x)
+
+
+@pytest.mark.parametrize("estimator", ESTIMATORS)
+def test_rows_in_any_order_with_repeated_columns_train_as_their_sums(corpus, estimator):
+    # scikit-learn's vectorizers leave each row's columns unsorted; a column repeated in a
+    # row counts as the sum of its values, as scipy's sum_duplicates makes it. Here each entry
+    # comes twice, as two halves, in a shuffled row.
+    texts, labels = corpus
+    x = bowline.Vectorizer().fit_transform(texts)
+    random = np.random.default_rng(0)
+    data, indices, indptr = [], [], [0]
+    for i in range(x.shape[0]):
+        row = x.getrow(i)
+        order = random.permutation(2 * row.nnz)
+        indices.extend(np.concatenate([row.indices, row.indices])[order])
+        data.extend(np.concatenate([row.data / 2, row.data / 2])[order])
+        indptr.append(len(indices))
+    repeated = sp.csr_matrix((np.array(data), np.array(indices), np.array(indptr)), x.shape)
+    assert not repeated.has_canonical_format
+    model = estimator().fit(x, labels)
+    again = estimator().fit(repeated, labels)
+    np.testing.assert_allclose(_scores(again, repeated), _scores(model, x), rtol=1e-9, atol=1e-12)

@@ -13,12 +13,9 @@ from ._bowline import MatrixModel
 
 
 def _csr_arrays(X):
-    """The CSR arrays of ``X`` (validated as float64 CSR) as the native module takes them:
-    duplicates summed and indices sorted, on a copy when ``X`` would change."""
+    """The CSR arrays of ``X`` (validated as float64 CSR) as the native module takes them;
+    it sorts each row and sums a row's repeated columns itself."""
     X = sp.csr_matrix(X)
-    if not X.has_canonical_format:
-        X = X.copy()
-        X.sum_duplicates()
     data = np.ascontiguousarray(X.data, dtype=np.float64)
     indices = np.ascontiguousarray(X.indices, dtype=np.int64)
     indptr = np.ascontiguousarray(X.indptr, dtype=np.int64)
