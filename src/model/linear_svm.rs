@@ -505,7 +505,8 @@ fn target(label: u32, c: usize) -> f64 {
 /// Solves every class's binary problem from its start: the classes are split into groups of at
 /// most [`dual::LANES`], solved in parallel, each in one sweep of the rows per pass (see
 /// [`dual`]); the result does not depend on the split. `salt` varies the coordinate order between
-/// updates.
+/// updates. Returns the weights as the model's table ([`dual::table`]) and each group's solution
+/// without them.
 fn solve_classes(
     x: &Matrix,
     targets: Targets,

@@ -80,6 +80,7 @@ impl<'a> Rows<'a> {
     /// As [`Rows::with_targets`], but every column keeps weights of its own: in a distributed
     /// solve the other workers' steps move the weights of columns that only one of this
     /// worker's rows holds.
+    #[cfg(any(test, feature = "cluster"))]
     pub fn with_every_column(x: &'a Matrix, targets: Targets<'a>) -> Result<Self> {
         Self::build(x, targets, false)
     }
