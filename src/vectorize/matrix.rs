@@ -214,7 +214,7 @@ pub(crate) fn pick_rows(x: &Matrix, rows: &[usize]) -> Result<Matrix> {
 }
 
 /// How many of a row's columns `ids` [`renumber`] keeps through `remap`.
-fn kept_columns(ids: &[u32], remap: &[u32]) -> usize {
+pub(crate) fn kept_columns(ids: &[u32], remap: &[u32]) -> usize {
     ids.iter()
         .filter(|&&id| remap[id as usize] != u32::MAX)
         .count()

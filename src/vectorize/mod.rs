@@ -44,7 +44,7 @@ pub(crate) use growing::{GrowingVocabulary, WeighTable};
 pub use hashing::{murmurhash3_32, HashedCounter, Hashing};
 pub use interner::Interner;
 pub(crate) use matrix::{fill_renumbered, fill_rows, pick_rows, renumber};
-pub(crate) use matrix::{for_each_renumbered, row_chunks};
+pub(crate) use matrix::{for_each_renumbered, kept_columns, row_chunks};
 pub use matrix::{matrix_row, Matrix, MatrixBuilder, RowSource, SparseRow};
 #[cfg(feature = "cluster")]
 pub(crate) use shard::CountedShard;

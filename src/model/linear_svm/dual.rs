@@ -19,7 +19,9 @@ use super::params::{Convergence, Loss, SvmParams, Targets};
 use crate::error::Result;
 use crate::model::random::SplitMix;
 use crate::prefetch::prefetch;
-use crate::vectorize::{fill_rows, for_each_renumbered, matrix_row, Matrix, SparseRow};
+use crate::vectorize::{
+    fill_rows, for_each_renumbered, kept_columns, matrix_row, Matrix, SparseRow,
+};
 
 /// The rows that every class's problem shares, with their columns renumbered for the solver.
 ///
@@ -61,7 +63,8 @@ pub struct Rows<'a> {
     own_norm: Vec<f64>,
 }
 
-/// The solver's number of a column that no row holds.
+/// The solver's number of a column that no row holds: the mark by which `renumber` drops a
+/// column.
 const NO_COLUMN: u32 = u32::MAX;
 
 impl<'a> Rows<'a> {
@@ -96,11 +99,7 @@ impl<'a> Rows<'a> {
         let (own, own_norm) = own_columns_of_rows(x, &holders, shared, own_columns);
         let columns = shared + own.iter().filter(|&&o| o != NO_COLUMN).count();
         let length = |i: usize| {
-            let indices = matrix_row(x, i).0;
-            let kept = indices
-                .iter()
-                .filter(|&&j| solver_column[j as usize] != NO_COLUMN);
-            kept.count() + usize::from(own[i] != NO_COLUMN)
+            kept_columns(matrix_row(x, i).0, &solver_column) + usize::from(own[i] != NO_COLUMN)
         };
         let renumbered = fill_rows(x.rows(), columns, length, |range, out| {
             let row = |i: usize| matrix_row(x, i);
