@@ -42,11 +42,12 @@ fn corpus() -> (Vec<String>, usize) {
 }
 
 fn tokenized(texts: &[String]) -> Vec<Terms> {
+    let tokens = AnalyzerConfig::default().tokens();
     texts
         .iter()
         .map(|text| {
             let mut terms = Terms::new();
-            tokenize(text, 2, 40, &mut terms);
+            tokenize(text, tokens, &mut terms);
             terms
         })
         .collect()

@@ -285,3 +285,60 @@ fn a_closed_stdout_ends_quietly() {
         String::from_utf8_lossy(&output.stderr)
     );
 }
+
+#[test]
+fn word_runs_tokenize_as_scikit_learns_pattern_through_train_and_classify() {
+    let dir = tempfile::tempdir().unwrap();
+    write_tree(
+        dir.path(),
+        &[
+            (
+                "corpus/a/1.txt",
+                b"Can't stop at 3.14, e.g. john.doe@example.com",
+            ),
+            ("corpus/b/1.txt", b"snake_case __ x 1,000"),
+        ],
+    );
+    let corpus = dir.path().join("corpus");
+    let (root, vocab) = (arg(&corpus), dir.path().join("v.json"));
+    let words = ["--stem", "none", "--ngrams", "1", "-q"];
+    let terms = |tokenizer: &str| {
+        let mut flags = vec!["vectorize", root, "--vocab", arg(&vocab), "-o", "/dev/null"];
+        flags.extend(["--tokenizer", tokenizer]);
+        let (code, _, stderr) = outcome(&bowline(&[flags, words.to_vec()].concat(), b""));
+        assert_eq!(code, 0, "{stderr}");
+        let file: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&vocab).unwrap()).unwrap();
+        let mut terms: Vec<String> = file["vectorizer"]["terms"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_str().unwrap().to_string())
+            .collect();
+        terms.sort();
+        terms
+    };
+    // re.findall(r"(?u)\b\w\w+\b", text.lower()) over both files, deduplicated and sorted.
+    let runs = "000 14 __ at can com doe example john snake_case stop";
+    assert_eq!(terms("word-runs").join(" "), runs);
+    let unicode = "1,000 3.14 at can't e.g example.com john.doe snake_case stop";
+    assert_eq!(terms("unicode").join(" "), unicode);
+
+    let model = dir.path().join("m.model");
+    let train = ["train", root, "-o", arg(&model), "--tokenizer", "word-runs"];
+    let (code, _, stderr) = outcome(&bowline(&[&train[..], &words].concat(), b""));
+    assert_eq!(code, 0, "{stderr}");
+    let (code, shown, stderr) = outcome(&bowline(&["inspect", arg(&model)], b""));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        shown.contains("tokens (runs of letters, digits and _)"),
+        "{shown}"
+    );
+    let (code, labels, stderr) = outcome(&bowline(
+        &["classify", arg(&model), &format!("{root}/b")],
+        b"",
+    ));
+    assert_eq!(code, 0, "{stderr}");
+    let row: Vec<&str> = labels.trim_end().split('\t').collect();
+    assert_eq!(row[..2], [&format!("{root}/b/1.txt"), "b"], "{labels}");
+}

@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::tokenize::{Tokenizer, Tokens};
 use crate::choice::Choice;
 use crate::error::{Error, Result};
 
@@ -157,6 +158,10 @@ pub struct AnalyzerConfig {
     /// character n-grams alone.
     #[serde(default = "yes")]
     pub words: bool,
+    /// How text is split into tokens; default [`Tokenizer::Unicode`]. Written to a model file
+    /// only when it is not the default (from format 14).
+    #[serde(default, skip_serializing_if = "Tokenizer::is_unicode")]
+    pub tokenizer: Tokenizer,
 }
 
 fn yes() -> bool {
@@ -177,6 +182,7 @@ impl Default for AnalyzerConfig {
             ngram_max: 2,
             char_ngrams: None,
             words: true,
+            tokenizer: Tokenizer::Unicode,
         }
     }
 }
@@ -222,6 +228,15 @@ impl AnalyzerConfig {
     /// of their words without their text (see `AnalyzerWorker::analyze_grams`).
     pub(crate) fn words_only(&self) -> bool {
         self.words && self.char_ngrams.is_none()
+    }
+
+    /// How tokens are found and which are kept.
+    pub fn tokens(&self) -> Tokens {
+        Tokens {
+            tokenizer: self.tokenizer,
+            min_len: self.min_token_len,
+            max_len: self.max_token_len,
+        }
     }
 }
 

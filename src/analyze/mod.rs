@@ -1,6 +1,7 @@
 //! Analysis: text → terms, in five stages that always run in this order:
 //!
-//! 1. [`tokenize`](tokenize::tokenize): Unicode word boundaries, token length limits;
+//! 1. [`tokenize`](tokenize::tokenize): Unicode word boundaries (or scikit-learn's word runs),
+//!    token length limits;
 //! 2. [`lowercase`](lowercase::lowercase): unless `lowercase` is off;
 //! 3. stop words ([`StopSet::prune`]): matched on the lowercased, unstemmed word;
 //! 4. stem ([`StemCache::stem`]): Snowball, cached per worker;
@@ -26,6 +27,7 @@ use memo::TokenMemo;
 pub use stem::StemCache;
 pub use stop_words::StopSet;
 pub use terms::Terms;
+pub use tokenize::Tokenizer;
 
 use std::ops::Range;
 
@@ -201,11 +203,8 @@ impl AnalyzerWorker<'_> {
         mut each: impl FnMut(V),
     ) {
         let mut key = std::mem::take(&mut self.key);
-        let (min, max) = (
-            self.analyzer.config.min_token_len,
-            self.analyzer.config.max_token_len,
-        );
-        tokenize::for_each_token(text, min, max, |token| {
+        let tokens = self.analyzer.config.tokens();
+        tokenize::for_each_token(text, tokens, |token| {
             let value = match self.memoized(memo, token, &mut key) {
                 Some(&value) => value,
                 None => {
@@ -282,7 +281,7 @@ impl AnalyzerWorker<'_> {
         mut each: impl FnMut(u32),
     ) -> u32 {
         let config = &self.analyzer.config;
-        let (min, max, fold) = (config.min_token_len, config.max_token_len, config.lowercase);
+        let (tokens, fold) = (config.tokens(), config.lowercase);
         let mut located = std::mem::take(&mut self.located);
         located.clear();
         let mut length = 0u32;
@@ -290,7 +289,7 @@ impl AnalyzerWorker<'_> {
             length += worker.look_up_located(text, located, &mut id_of, &mut each);
             located.clear();
         };
-        tokenize::for_each_token(text, min, max, |token| {
+        tokenize::for_each_token(text, tokens, |token| {
             let start = token.as_ptr() as usize - text.as_ptr() as usize;
             let key = TokenMemo::<Option<u32>>::key(token, fold);
             located.push((key, start..start + token.len()));
@@ -401,7 +400,7 @@ impl AnalyzerWorker<'_> {
     fn tokenize(&mut self, text: &str, terms: &mut Terms) {
         let config = &self.analyzer.config;
         terms.clear();
-        tokenize::tokenize(text, config.min_token_len, config.max_token_len, terms);
+        tokenize::tokenize(text, config.tokens(), terms);
     }
 
     fn lowercase(&mut self, _: &str, terms: &mut Terms) {

@@ -20,6 +20,8 @@ use crate::vectorize::{DfBound, VectorizerConfig};
 /// The settings of an estimator, each optional.
 #[derive(Debug, Default)]
 pub(crate) struct Settings {
+    /// `unicode` or `word-runs`.
+    tokenizer: Option<String>,
     min_token_len: Option<usize>,
     max_token_len: Option<usize>,
     lowercase: Option<bool>,
@@ -55,6 +57,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Settings {
     fn extract(object: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
         let dict = object.cast::<PyDict>()?;
         Ok(Settings {
+            tokenizer: item(&dict, "tokenizer")?,
             min_token_len: item(&dict, "min_token_len")?,
             max_token_len: item(&dict, "max_token_len")?,
             lowercase: item(&dict, "lowercase")?,
@@ -148,6 +151,7 @@ impl Settings {
             name.as_deref().map(|n| language(setting, n)).transpose()
         };
         let flags = AnalysisFlags {
+            tokenizer: maybe_chosen("tokenizer", &self.tokenizer)?,
             min_token_len: self.min_token_len,
             max_token_len: self.max_token_len,
             keep_case: self.lowercase == Some(false),

@@ -4,6 +4,7 @@
 use serde::Serialize;
 
 use crate::analyze::{AnalyzerConfig, StopWords};
+use crate::choice::Choice;
 use crate::vectorize::{DfBound, VectorizerConfig};
 
 /// The analysis as flags: `--stop-words none --stem english --ngrams 1..2`, and the others
@@ -28,6 +29,9 @@ pub(crate) fn analysis_flags(analysis: &AnalyzerConfig) -> String {
             analysis.ngram_min, analysis.ngram_max
         ));
         let defaults = AnalyzerConfig::default();
+        if analysis.tokenizer != defaults.tokenizer {
+            flags.push(format!("--tokenizer {}", analysis.tokenizer.name()));
+        }
         if analysis.min_token_len != defaults.min_token_len {
             flags.push(format!("--min-token-len {}", analysis.min_token_len));
         }

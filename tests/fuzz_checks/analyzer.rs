@@ -1,18 +1,19 @@
-//! Target `analyzer`: the tokenizer, whose ASCII fast path works on 64-byte blocks of bit masks,
-//! against `unicode_words`, and the memoized analysis against the stages' documented
-//! definitions.
+//! Target `analyzer`: the tokenizers, whose ASCII fast path works on 64-byte blocks of bit
+//! masks, against `unicode_words` and against splitting at every other character than a letter,
+//! digit or `_`, and the memoized analysis against the stages' documented definitions.
 //!
 //! The contract (`src/analyze/tokenize.rs`): tokens are exactly the `unicode_words` of the text,
 //! in order, kept when their length in characters is within the limits, or when they are a single
-//! ideograph. Then (`src/analyze/mod.rs`, `lowercase.rs`, `stop_words.rs`): each token is
+//! ideograph; with the word-runs tokenizer, the non-empty runs of letters, digits and `_`, kept
+//! when their length is within the limits. Then (`src/analyze/mod.rs`, `lowercase.rs`, `stop_words.rs`): each token is
 //! lowercased character by character, dropped when it is a stop word (compared lowercased), and
 //! stemmed; n-grams join the surviving words with a space, every size in text order.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use bowline::analyze::tokenize::for_each_token;
-use bowline::analyze::{Analyzer, AnalyzerConfig, Language, StopWords, Terms};
+use bowline::analyze::tokenize::{for_each_token, Tokens};
+use bowline::analyze::{Analyzer, AnalyzerConfig, Language, StopWords, Terms, Tokenizer};
 use rust_stemmers::{Algorithm, Stemmer};
 use unicode_segmentation::UnicodeSegmentation;
 
@@ -23,7 +24,8 @@ const STOP_WORDS: [&str; 4] = ["the", "and", "déjà", "x"];
 
 /// Byte 0: the shortest token (1 to 4 characters). Byte 1: the longest, up to 47 more. Byte 2:
 /// flags: bit 0 lowercasing, bit 1 the text made ASCII (each byte's high bit cleared, so that
-/// the fast path runs), bit 2 stop words, bit 3 English stemming, bits 4 and 5 the n-gram sizes.
+/// the fast path runs), bit 2 stop words, bit 3 English stemming, bits 4 and 5 the n-gram sizes,
+/// bit 6 the word-runs tokenizer.
 /// The rest is the text (invalid UTF-8 replaced).
 pub fn check(data: &[u8]) {
     let ([min, max, flags], rest) = parameters::<3>(data);
@@ -35,6 +37,7 @@ pub fn check(data: &[u8]) {
     let min = 1 + usize::from(min % 4);
     let max = min + usize::from(max % 48);
     tokens_are_unicode_words(&text, min, max);
+    tokens_are_word_runs(&text, min, max);
     let ngram_min = 1 + usize::from(flags >> 4 & 1);
     let config = AnalyzerConfig {
         min_token_len: min,
@@ -50,6 +53,11 @@ pub fn check(data: &[u8]) {
         ngram_max: ngram_min + usize::from(flags >> 5 & 1),
         char_ngrams: None,
         words: true,
+        tokenizer: if flags & 64 != 0 {
+            Tokenizer::WordRuns
+        } else {
+            Tokenizer::Unicode
+        },
     };
     analysis_follows_the_stages(&text, config);
 }
@@ -57,7 +65,8 @@ pub fn check(data: &[u8]) {
 /// The tokenizer against `unicode_words`, with no length limit and with `min..=max`.
 fn tokens_are_unicode_words(text: &str, min: usize, max: usize) {
     let words: Vec<&str> = text.unicode_words().collect();
-    assert_eq!(tokens(text, 1, usize::MAX), words, "tokens of {text:?}");
+    let unicode = |min, max| tokens(text, Tokenizer::Unicode, min, max);
+    assert_eq!(unicode(1, usize::MAX), words, "tokens of {text:?}");
     let kept: Vec<&str> = words
         .into_iter()
         .filter(|word| {
@@ -66,16 +75,40 @@ fn tokens_are_unicode_words(text: &str, min: usize, max: usize) {
         })
         .collect();
     assert_eq!(
-        tokens(text, min, max),
+        unicode(min, max),
         kept,
         "tokens of {text:?} in {min}..={max}"
     );
 }
 
-fn tokens(text: &str, min: usize, max: usize) -> Vec<&str> {
+/// The word-runs tokenizer against splitting, with no length limit and with `min..=max`.
+fn tokens_are_word_runs(text: &str, min: usize, max: usize) {
+    let runs: Vec<&str> = text
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|run| !run.is_empty())
+        .collect();
+    let word_runs = |min, max| tokens(text, Tokenizer::WordRuns, min, max);
+    assert_eq!(word_runs(1, usize::MAX), runs, "word runs of {text:?}");
+    let kept: Vec<&str> = runs
+        .into_iter()
+        .filter(|run| (min..=max).contains(&run.chars().count()))
+        .collect();
+    assert_eq!(
+        word_runs(min, max),
+        kept,
+        "word runs of {text:?} in {min}..={max}"
+    );
+}
+
+fn tokens(text: &str, tokenizer: Tokenizer, min_len: usize, max_len: usize) -> Vec<&str> {
     let mut out = Vec::new();
+    let limits = Tokens {
+        tokenizer,
+        min_len,
+        max_len,
+    };
     // The tokenizer lends slices of `text`; collecting their positions keeps that lifetime.
-    for_each_token(text, min, max, |token| {
+    for_each_token(text, limits, |token| {
         let start = token.as_ptr() as usize - text.as_ptr() as usize;
         out.push(start..start + token.len());
     });
@@ -139,7 +172,7 @@ fn reference_terms(text: &str, config: &AnalyzerConfig) -> Vec<String> {
         StopWords::Custom(words) => words.iter().map(|w| lowercase(w)).collect(),
         _ => Vec::new(),
     };
-    let words: Vec<String> = tokens(text, min, max)
+    let words: Vec<String> = tokens(text, config.tokenizer, min, max)
         .into_iter()
         .map(|token| {
             if config.lowercase {

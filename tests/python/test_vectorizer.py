@@ -70,3 +70,24 @@ def test_pipelines_with_bowlines_and_scikit_learns_classifiers(corpus):
         pipeline = Pipeline([("v", bowline.Vectorizer()), ("c", classifier)])
         pipeline.fit(texts, labels)
         assert pipeline.score(texts, labels) > 0.95
+
+
+# Texts on which the two default tokenizers differ: apostrophes, decimals, dotted names,
+# e-mail addresses, underscores, one-letter words and accents.
+SPLIT_DIFFERENTLY = [
+    "Can't stop at 3.14, e.g. john.doe@example.com",
+    "snake_case __ x 1,000 déjà-vu",
+    "The U.S.A. isn't 2.5 times café's size",
+]
+
+
+def test_word_runs_equal_scikit_learns_token_pattern_where_unicode_words_do_not():
+    settings = dict(stem="none", ngram_range=(1, 1), tf="count", max_token_len=1000)
+    theirs = TfidfVectorizer()
+    y = theirs.fit_transform(SPLIT_DIFFERENTLY)
+    ours = bowline.Vectorizer(tokenizer="word-runs", **settings)
+    x = ours.fit_transform(SPLIT_DIFFERENTLY)
+    assert ours.vocabulary_ == theirs.vocabulary_
+    assert abs(x - y).max() <= 1e-12
+    unicode = bowline.Vectorizer(**settings).fit(SPLIT_DIFFERENTLY)
+    assert "can't" in unicode.vocabulary_ and "can't" not in theirs.vocabulary_

@@ -23,10 +23,12 @@ struct Masks {
 
 const BLOCK: usize = 64;
 
-/// Calls `emit` with each UAX #29 word of ASCII `text` that holds a letter or digit, exactly as
-/// `unicode_words` would: runs of letters, digits and `_` (WB5, WB8-WB10, WB13a/b), joined across
-/// one middle character between two letters (WB6/7) or two digits (WB11/12).
-pub(super) fn ascii_words(text: &str, mut emit: impl FnMut(&str)) {
+/// Calls `emit` with each token of ASCII `text`. With `unicode`, each UAX #29 word that holds a
+/// letter or digit, exactly as `unicode_words` would: runs of letters, digits and `_` (WB5,
+/// WB8-WB10, WB13a/b), joined across one middle character between two letters (WB6/7) or two
+/// digits (WB11/12). Without, every run of letters, digits and `_`, joined by nothing (the
+/// word-runs tokenizer).
+pub(super) fn ascii_words(text: &str, unicode: bool, mut emit: impl FnMut(&str)) {
     let bytes = text.as_bytes();
     let blocks = bytes.len().div_ceil(BLOCK);
     let mut current = block_masks(bytes, 0);
@@ -43,8 +45,11 @@ pub(super) fn ascii_words(text: &str, mut emit: impl FnMut(&str)) {
         // Bit `i` of `x << 1 | before` is byte `i - 1`'s, of `x >> 1 | after << 63` byte `i + 1`'s.
         let letters_around = (letter << 1 | letter_before) & (letter >> 1 | next.letter << 63);
         let digits_around = (digit << 1 | digit_before) & (digit >> 1 | next.digit << 63);
-        let joined =
-            (letters_around & current.joins_letters) | (digits_around & current.joins_digits);
+        let joined = if unicode {
+            (letters_around & current.joins_letters) | (digits_around & current.joins_digits)
+        } else {
+            0
+        };
         let in_word = letter | digit | current.connector | joined;
         // A bit for each byte that starts or ends (exclusively) a run of word bytes; starts and
         // ends alternate.
@@ -54,22 +59,23 @@ pub(super) fn ascii_words(text: &str, mut emit: impl FnMut(&str)) {
             edges &= edges - 1;
             match word_start.take() {
                 None => word_start = Some(at),
-                Some(start) => emit_word(text, start, at, &mut emit),
+                Some(start) => emit_word(text, start, at, unicode, &mut emit),
             }
         }
         (letter_before, digit_before, word_before) = (letter >> 63, digit >> 63, in_word >> 63);
         current = next;
     }
     if let Some(start) = word_start {
-        emit_word(text, start, text.len(), &mut emit);
+        emit_word(text, start, text.len(), unicode, &mut emit);
     }
 }
 
-/// Emits `text[start..end]`, a run of word bytes, unless it holds no letter or digit. A run
-/// cannot begin with a joining character, so only a run that begins with `_` needs a look.
-fn emit_word(text: &str, start: usize, end: usize, emit: &mut impl FnMut(&str)) {
+/// Emits `text[start..end]`, a run of word bytes, unless it is a UAX #29 word (`unicode`) that
+/// holds no letter or digit. A run cannot begin with a joining character, so only a run that
+/// begins with `_` needs a look.
+fn emit_word(text: &str, start: usize, end: usize, unicode: bool, emit: &mut impl FnMut(&str)) {
     let word = &text[start..end];
-    if !word.starts_with('_') || word.bytes().any(|b| b.is_ascii_alphanumeric()) {
+    if !unicode || !word.starts_with('_') || word.bytes().any(|b| b.is_ascii_alphanumeric()) {
         emit(word);
     }
 }
@@ -150,8 +156,22 @@ mod tests {
         #[test]
         fn agrees_with_unicode_words(text in "[a-cA-C0-2_:.',; \n\r\t@!-]{0,300}") {
             let mut fast = Vec::new();
-            ascii_words(&text, |w| fast.push(w.to_string()));
+            ascii_words(&text, true, |w| fast.push(w.to_string()));
             let slow: Vec<String> = text.unicode_words().map(str::to_string).collect();
+            prop_assert_eq!(fast, slow);
+        }
+
+        #[test]
+        fn word_runs_agree_with_splitting_at_other_characters(
+            text in "[a-cA-C0-2_:.',; \n\r\t@!-]{0,300}"
+        ) {
+            let mut fast = Vec::new();
+            ascii_words(&text, false, |w| fast.push(w.to_string()));
+            let slow: Vec<String> = text
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .filter(|run| !run.is_empty())
+                .map(str::to_string)
+                .collect();
             prop_assert_eq!(fast, slow);
         }
 
@@ -170,7 +190,7 @@ mod tests {
         // A `.` at the first byte of the second block, a `,` at the last byte of that block.
         let text = format!("{}a.b c {},1 __ _a", "x".repeat(63), "9".repeat(58));
         let mut words = Vec::new();
-        ascii_words(&text, |w| words.push(w.len()));
+        ascii_words(&text, true, |w| words.push(w.len()));
         assert_eq!(words, [66, 1, 60, 2]);
     }
 }

@@ -4,7 +4,9 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use bowline::jobs::settings::{parse_language, parse_range, AnalysisFlags, Language};
+use bowline::jobs::settings::{parse_language, parse_range, AnalysisFlags, Language, Tokenizer};
+
+use crate::cli::choice::choice;
 
 /// A language, or `none` to turn a stage off.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,6 +24,9 @@ impl std::str::FromStr for LanguageChoice {
 /// or a model's.
 #[derive(Debug, Clone, Default, Args)]
 pub struct AnalysisArgs {
+    /// How text is split into tokens [default: unicode].
+    #[arg(long, value_parser = choice::<Tokenizer>())]
+    pub tokenizer: Option<Tokenizer>,
     /// Shortest token kept, in characters [default: 2].
     #[arg(long, value_name = "N")]
     pub min_token_len: Option<usize>,
@@ -54,6 +59,7 @@ impl AnalysisArgs {
     /// The settings as the library takes them.
     pub fn flags(&self) -> AnalysisFlags {
         AnalysisFlags {
+            tokenizer: self.tokenizer,
             min_token_len: self.min_token_len,
             max_token_len: self.max_token_len,
             keep_case: self.keep_case,

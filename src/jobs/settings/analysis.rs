@@ -2,13 +2,15 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::analyze::{AnalyzerConfig, Language, StopWords};
+use crate::analyze::{AnalyzerConfig, Language, StopWords, Tokenizer};
 use crate::error::{Error, Result};
 use crate::Choice;
 
 /// Analysis settings as a user gives them; unset ones take the base's.
 #[derive(Debug, Clone, Default)]
 pub struct AnalysisFlags {
+    /// How text is split into tokens.
+    pub tokenizer: Option<Tokenizer>,
     /// Shortest token kept, in characters.
     pub min_token_len: Option<usize>,
     /// Longest token kept, in characters.
@@ -32,7 +34,8 @@ pub struct AnalysisFlags {
 impl AnalysisFlags {
     /// Whether any setting was given.
     pub fn any_set(&self) -> bool {
-        self.min_token_len.is_some()
+        self.tokenizer.is_some()
+            || self.min_token_len.is_some()
             || self.max_token_len.is_some()
             || self.keep_case
             || self.stop_words.is_some()
@@ -69,6 +72,7 @@ impl AnalysisFlags {
                 (Some(_), Some(_)) => true,
                 (None, _) => base.words,
             },
+            tokenizer: self.tokenizer.unwrap_or(base.tokenizer),
         };
         config.validate()?;
         Ok(config)

@@ -25,7 +25,7 @@ pub use input::{InputFlags, MAX_DOC_BYTES_LIMIT};
 pub use weighting::{VocabularyFlags, WeightingFlags};
 
 pub use crate::active::Strategy;
-pub use crate::analyze::{AnalyzerConfig, Language, StopWords};
+pub use crate::analyze::{AnalyzerConfig, Language, StopWords, Tokenizer};
 pub use crate::classifier::{MultiLabelOptions, TuneOptions, TuneOutcome};
 pub use crate::corpus::{Document, Entry, InputFormat, ReadOptions, DEFAULT_MAX_DOC_BYTES};
 pub use crate::model::kernel_svm::{Gamma, KernelKind};

@@ -40,6 +40,7 @@
 //! | 11 | the kernel SVM, the classifier's last variant: its kernel, support vectors (as sections), coefficients, intercepts and sigmoids. Only a model with a kernel SVM is written in format 11, hashed or not; any other is written in format 9 or 10, as before |
 //! | 12 | the linear SVM over a kernel approximation (`--approx`), the classifier's last variant: its feature map (Nyström's landmarks and map as sections, or random Fourier features' seed, γ, offsets and per-column keys) and the linear SVM. Only such a model is written in format 12 |
 //! | 13 | the class of each of the kernel SVM's support vectors (a section, after its sigmoids), which `update` needs. A model with a kernel SVM is written in format 13; one of format 11 is still read, and refused by `update` |
+//! | 14 | the tokenizer (`--tokenizer`), at the end of the analysis. Only a model whose tokenizer is not the default is written in format 14, with every field; any other is written as before |
 //!
 //! `versions.rs` holds the same history as the decoder reads it: the fields that each format
 //! added, which a file of an earlier format lacks and which read as their defaults (not hashed,
@@ -54,6 +55,7 @@ use serde::{Deserialize, Serialize};
 
 pub use self::versions::{
     APPROX_FORMAT_VERSION, FORMAT_VERSION, HASHED_FORMAT_VERSION, KERNEL_FORMAT_VERSION,
+    TOKENIZER_FORMAT_VERSION,
 };
 use super::{Classifier, TrainingInfo};
 use crate::error::{Error, Result};
@@ -120,6 +122,7 @@ impl Model {
         header.extend_from_slice(MAGIC);
         let approximated = self.classifier.approximated().is_some();
         let version = match (self.every_field(), self.vectorizer.hashing()) {
+            _ if self.other_tokenizer() => TOKENIZER_FORMAT_VERSION,
             (true, _) if approximated => APPROX_FORMAT_VERSION,
             (true, _) => KERNEL_FORMAT_VERSION,
             (false, Some(_)) => HASHED_FORMAT_VERSION,
@@ -135,12 +138,19 @@ impl Model {
         Ok((header, usize::try_from(length).unwrap_or(0)))
     }
 
-    /// Whether the model is written in the newest format, which holds every field its reader
-    /// reads (the hashed columns even when empty): a model with a kernel SVM (format 11) or a
-    /// linear SVM over a kernel approximation (format 12). Any other is written in format 9 or
-    /// 10, as before those formats.
+    /// Whether the model is written in a format that holds every field its reader reads (the
+    /// hashed columns even when empty): a model with a kernel SVM (format 13), a linear SVM
+    /// over a kernel approximation (format 12) or a tokenizer other than the default (format
+    /// 14). Any other is written in format 9 or 10, as before those formats.
     fn every_field(&self) -> bool {
-        self.classifier.kernel_svm().is_some() || self.classifier.approximated().is_some()
+        self.classifier.kernel_svm().is_some()
+            || self.classifier.approximated().is_some()
+            || self.other_tokenizer()
+    }
+
+    /// Whether the analysis has a tokenizer other than the default, which only format 14 holds.
+    fn other_tokenizer(&self) -> bool {
+        !self.vectorizer.analyzer().tokenizer.is_unicode()
     }
 
     /// Writes the sections, then the postcard part, after the header.

@@ -1,5 +1,5 @@
 use super::*;
-use crate::analyze::{AnalyzerConfig, Terms};
+use crate::analyze::{AnalyzerConfig, Terms, Tokenizer};
 use crate::model::{utc_now, NaiveBayes, NbKind, Priors};
 use crate::vectorize::{Fitter, VectorizerConfig};
 
@@ -167,6 +167,32 @@ fn a_file_of_todays_format_holds_its_arrays_in_sections_that_load_in_place() {
     mapped.classifier.scores(&row.0, &row.1, &mut mapped_scores);
     original.classifier.scores(&row.0, &row.1, &mut scores);
     assert_eq!(mapped_scores, scores);
+}
+
+#[test]
+fn a_model_with_another_tokenizer_is_written_in_its_own_format_and_read_back_whole() {
+    let mut fitter = Fitter::new(VectorizerConfig::default()).unwrap();
+    fitter.add(&["a", "b", "c"].into_iter().collect::<Terms>());
+    let analysis = AnalyzerConfig {
+        tokenizer: Tokenizer::WordRuns,
+        ..AnalyzerConfig::default()
+    };
+    let (vectorizer, _) = fitter.finish(analysis).unwrap();
+    let original = Model {
+        vectorizer,
+        ..model()
+    };
+    let bytes = original.to_bytes().unwrap();
+    assert_eq!(bytes[8..12], TOKENIZER_FORMAT_VERSION.to_le_bytes());
+    assert_eq!(TOKENIZER_FORMAT_VERSION, 14);
+    let read = Model::from_bytes(&bytes, Path::new("m.bin")).unwrap();
+    assert_eq!(read.vectorizer.analyzer().tokenizer, Tokenizer::WordRuns);
+    assert_eq!(read, original);
+    assert_eq!(
+        read.to_bytes().unwrap(),
+        bytes,
+        "read back, it writes the same"
+    );
 }
 
 #[test]

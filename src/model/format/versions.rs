@@ -8,16 +8,19 @@ pub const FORMAT_VERSION: u32 = 9;
 /// The format this bowline writes a model with hashed terms (`--hash-bits`) in. Only a hashed vectorizer has the field
 /// it added, so a model without hashing is written in format 9, byte for byte as before.
 pub const HASHED_FORMAT_VERSION: u32 = 10;
-/// The format this bowline writes a model with a kernel SVM in, the newest: it reads every
-/// format from the oldest, 3, to this one. Format 11 had the kernel SVM without its support
-/// vectors' classes; a model of any other kind is written as before.
+/// The format this bowline writes a model with a kernel SVM in. Format 11 had the kernel SVM
+/// without its support vectors' classes; a model of any other kind is written as before.
 pub const KERNEL_FORMAT_VERSION: u32 = 13;
 /// The format this bowline writes a linear SVM over a kernel approximation in. Only it and
 /// format 13 have the classifier's `Approximated` variant, so a model of any other kind is
 /// written as before.
 pub const APPROX_FORMAT_VERSION: u32 = 12;
+/// The format this bowline writes a model whose analysis has a tokenizer other than the default
+/// in, the newest: it reads every format from the oldest, 3, to this one. Only such a model has
+/// the field it added, so any other is written as before.
+pub const TOKENIZER_FORMAT_VERSION: u32 = 14;
 /// The newest format this bowline reads.
-pub(super) const NEWEST: u32 = KERNEL_FORMAT_VERSION;
+pub(super) const NEWEST: u32 = TOKENIZER_FORMAT_VERSION;
 /// The oldest format this bowline reads.
 pub(super) const OLDEST: u32 = 3;
 /// The first format whose large arrays are sections, which its header locates.
@@ -39,6 +42,7 @@ pub(super) const FIELDS: &[Since] = &[
     since(9, "Tuned", "best_not_taken"),
     since(10, "StoredVectorizer", "columns"),
     since(13, "StoredKernelSvm", "labels"),
+    since(14, "AnalyzerConfig", "tokenizer"),
 ];
 
 const fn since(version: u32, owner: &'static str, field: &'static str) -> Since {

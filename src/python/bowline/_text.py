@@ -57,6 +57,10 @@ class TextClassifier(_common.PickledAsModelBytes, ClassifierMixin, BaseEstimator
         A language's NLTK list, ``'none'``, or a list of words.
     lowercase : bool, optional
         Lowercase tokens (``--keep-case`` is ``lowercase=False``).
+    tokenizer : {'unicode', 'word-runs'}, optional
+        ``'unicode'`` (the default) splits on Unicode word boundaries, keeping ``can't`` and
+        ``3.14`` whole; ``'word-runs'`` takes runs of letters, digits and ``_``, as
+        scikit-learn's default ``token_pattern`` does.
     min_token_len, max_token_len : int, optional
         Token lengths kept, in characters.
     min_df, max_df : int or float, optional
@@ -109,6 +113,7 @@ class TextClassifier(_common.PickledAsModelBytes, ClassifierMixin, BaseEstimator
         stem=None,
         stop_words=None,
         lowercase=None,
+        tokenizer=None,
         min_token_len=None,
         max_token_len=None,
         min_df=None,
@@ -135,6 +140,7 @@ class TextClassifier(_common.PickledAsModelBytes, ClassifierMixin, BaseEstimator
         self.stem = stem
         self.stop_words = stop_words
         self.lowercase = lowercase
+        self.tokenizer = tokenizer
         self.min_token_len = min_token_len
         self.max_token_len = max_token_len
         self.min_df = min_df

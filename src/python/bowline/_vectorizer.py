@@ -21,13 +21,15 @@ class Vectorizer(_common.PickledAsModelBytes, TransformerMixin, BaseEstimator):
     Settings left at ``None`` take the library's defaults (English stemming, words and word
     pairs, sublinear TF-IDF with smoothed idf and unit rows); the names are the flags' names,
     as for ``TextClassifier``. Scikit-learn's ``TfidfVectorizer()`` is
-    ``Vectorizer(stem='none', ngram_range=(1, 1), tf='count', min_token_len=2)``, up to the
-    tokenizer (bowline splits on Unicode word boundaries).
+    ``Vectorizer(tokenizer='word-runs', stem='none', ngram_range=(1, 1), tf='count',
+    min_token_len=2, max_token_len=N)`` with ``N`` the length of the longest token (the two
+    count letters alike but for the combining signs of some scripts, which Python's ``\\w``
+    leaves out).
 
     Parameters
     ----------
-    ngram_range, char_ngram_range, stem, stop_words, lowercase, min_token_len, max_token_len,
-    min_df, max_df, max_features, tf, idf, norm, ngram_weight, hash_bits
+    ngram_range, char_ngram_range, stem, stop_words, lowercase, tokenizer, min_token_len,
+    max_token_len, min_df, max_df, max_features, tf, idf, norm, ngram_weight, hash_bits
         As for ``TextClassifier``.
     n_jobs : int, optional
         Threads: ``None`` is 1, -1 every core.
@@ -48,6 +50,7 @@ class Vectorizer(_common.PickledAsModelBytes, TransformerMixin, BaseEstimator):
         stem=None,
         stop_words=None,
         lowercase=None,
+        tokenizer=None,
         min_token_len=None,
         max_token_len=None,
         min_df=None,
@@ -65,6 +68,7 @@ class Vectorizer(_common.PickledAsModelBytes, TransformerMixin, BaseEstimator):
         self.stem = stem
         self.stop_words = stop_words
         self.lowercase = lowercase
+        self.tokenizer = tokenizer
         self.min_token_len = min_token_len
         self.max_token_len = max_token_len
         self.min_df = min_df

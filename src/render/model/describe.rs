@@ -1,7 +1,7 @@
 //! A model's analysis and weighting in words: the lines of `inspect` that say how the model
 //! reads text. (The classifier describes itself: `Classifier::describe`.)
 
-use crate::analyze::{AnalyzerConfig, StopWords};
+use crate::analyze::{AnalyzerConfig, StopWords, Tokenizer};
 use crate::report::settings::flag_value;
 use crate::vectorize::{DfBound, VectorizerConfig};
 
@@ -17,8 +17,12 @@ pub(super) fn analysis_text(a: &AnalyzerConfig) -> String {
         let stem = a
             .stemmer
             .map_or("no stemming".into(), |l| format!("{l:?} stemming"));
+        let runs = match a.tokenizer {
+            Tokenizer::Unicode => "",
+            Tokenizer::WordRuns => " (runs of letters, digits and _)",
+        };
         parts.push(format!(
-            "word {}..{}-grams of tokens of {}..{} characters, {stop}, {stem}",
+            "word {}..{}-grams of tokens{runs} of {}..{} characters, {stop}, {stem}",
             a.ngram_min, a.ngram_max, a.min_token_len, a.max_token_len
         ));
     }
