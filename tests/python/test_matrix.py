@@ -62,3 +62,32 @@ def test_rows_in_any_order_with_repeated_columns_train_as_their_sums(corpus, est
     model = estimator().fit(x, labels)
     again = estimator().fit(repeated, labels)
     np.testing.assert_allclose(_scores(again, repeated), _scores(model, x), rtol=1e-9, atol=1e-12)
+
+
+def _csr_with(**broken):
+    """A 2 × 3 CSR matrix whose arrays are then overwritten, past scipy's checks, by ``broken``
+    (``indices`` or ``indptr`` as ``(position, value)``)."""
+    x = sp.csr_matrix(
+        (np.array([1.0, 2.0, 3.0]), np.array([0, 2, 1]), np.array([0, 2, 3])), shape=(2, 3)
+    )
+    for array, (position, value) in broken.items():
+        getattr(x, array)[position] = value
+    return x
+
+
+@pytest.mark.parametrize("estimator", ESTIMATORS)
+@pytest.mark.parametrize(
+    "broken, message",
+    [
+        (dict(indices=(0, 7)), "column index is out of range"),
+        (dict(indices=(1, -1)), "column index is out of range"),
+        (dict(indptr=(1, 4)), "index pointer|row pointers"),
+    ],
+)
+def test_arrays_that_break_csr_are_refused_in_fit_and_predict(estimator, broken, message):
+    labels = ["a", "b"]
+    with pytest.raises(ValueError, match=message):
+        estimator().fit(_csr_with(**broken), labels)
+    model = estimator().fit(_csr_with(), labels)
+    with pytest.raises(ValueError, match=message):
+        model.predict(_csr_with(**broken))
