@@ -139,6 +139,9 @@ pub struct Trained {
 }
 
 /// How a model was made.
+// Without cluster mode, the fitted model is the one large variant, and the one most runs make:
+// boxing it would buy nothing.
+#[cfg_attr(not(feature = "cluster"), allow(clippy::large_enum_variant))]
 #[derive(Debug)]
 pub enum Made {
     /// Fitted in this process with the settings given.

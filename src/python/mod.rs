@@ -17,6 +17,13 @@ mod vectorizer;
 
 use pyo3::prelude::*;
 
+// The extension allocates as the program does (src/main.rs), with mimalloc: the pipeline
+// allocates and frees per-document buffers on several threads at once. Where the program is
+// built too (feature `cli`), its own allocator serves both.
+#[cfg(not(feature = "cli"))]
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The module: its version (the crate's) and its three model classes.
 #[pymodule]
 fn _bowline(module: &Bound<'_, PyModule>) -> PyResult<()> {
