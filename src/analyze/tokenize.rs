@@ -1,4 +1,4 @@
-//! Stage 1, tokenize: text → words, by Unicode word boundaries.
+//! Stage 1, tokenize: text → words, by Unicode word boundaries unless asked otherwise.
 //!
 //! Words are the segments of UAX #29 (unicode-segmentation's `unicode_words`) that contain a
 //! letter or digit; punctuation and spaces between them are dropped. What that means in practice:
@@ -22,9 +22,8 @@
 
 mod ascii;
 
-use unicode_segmentation::UnicodeSegmentation;
-
 use serde::{Deserialize, Serialize};
+use unicode_segmentation::UnicodeSegmentation;
 
 use super::Terms;
 use crate::choice::Choice;
