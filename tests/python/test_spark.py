@@ -14,11 +14,13 @@ the texts classified partition by partition with ``mapInPandas``.
 import os
 import pickle
 import sys
+import time
 
 import numpy as np
 import pytest
 
 import bowline
+from conftest import interleaved
 
 pd = pytest.importorskip("pandas")
 pytest.importorskip("pyarrow")
@@ -69,3 +71,48 @@ def test_models_of_partitions_merged_in_local_spark_equal_one_model(corpus):
     np.testing.assert_allclose(
         model.predict_proba(texts), whole.predict_proba(texts), rtol=0, atol=1e-12
     )
+
+
+def test_naive_bayes_merged_from_partitions_of_20_newsgroups_classifies_its_test_split_alike(news):
+    texts, labels, test = news
+
+    def train(rows):
+        """The pickled model of one partition's rows."""
+        model = bowline.TextClassifier(**EXACT)
+        return pickle.dumps(model.fit([r.text for r in rows], [r.label for r in rows]))
+
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    started = time.perf_counter()
+    spark = (
+        sql.SparkSession.builder.master("local[2]")
+        .config("spark.ui.enabled", "false")
+        .getOrCreate()
+    )
+    try:
+        up = time.perf_counter()
+        order = interleaved(len(texts))
+        rows = pd.DataFrame(
+            {"text": [texts[i] for i in order], "label": [labels[i] for i in order]}
+        )
+        frame = spark.createDataFrame(rows).repartition(4)
+        pickled = frame.rdd.mapPartitions(lambda rows: [train(list(rows))]).collect()
+        model = bowline.merge(pickle.loads(data) for data in pickled)
+
+        def classify(frames):
+            for f in frames:
+                yield f.assign(predicted=model.predict(list(f.text)).astype(str))
+
+        to_classify = spark.createDataFrame(pd.DataFrame({"text": test})).repartition(4)
+        out = to_classify.mapInPandas(classify, "text string, predicted string").toPandas()
+        done = time.perf_counter()
+    finally:
+        spark.stop()
+    whole = bowline.TextClassifier(**EXACT).fit(texts, labels)
+    expected = dict(zip(test, whole.predict(test)))
+    alone = time.perf_counter() - done
+    print(
+        f"\nSpark local[2]: {done - up:.2f} s ({up - started:.2f} s more to start it); one "
+        f"process: {alone:.2f} s"
+    )
+    assert len(pickled) == 4 and len(out) == len(test)
+    assert all(expected[t] == p for t, p in zip(out.text, out.predicted))
