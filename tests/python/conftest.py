@@ -8,35 +8,28 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(scope="session")
-def corpus():
-    """(texts, labels) of corpora/, in path order."""
+def _read_split(root, pattern, fallback):
+    """(texts, labels) of the files under class folders of `root` that `pattern` matches, in
+    path order; a file that is not UTF-8 is decoded as `fallback`."""
     texts, labels = [], []
-    for path in sorted((ROOT / "corpora").glob("*/*.txt")):
+    for path in sorted(root.glob(pattern)):
         data = path.read_bytes()
         try:
             texts.append(data.decode("utf-8"))
         except UnicodeDecodeError:
-            # One file is Windows-1252 on purpose, as bowline decodes what is not UTF-8.
-            texts.append(data.decode("cp1252"))
+            texts.append(data.decode(fallback))
         labels.append(path.parent.name)
     return texts, labels
+
+
+@pytest.fixture(scope="session")
+def corpus():
+    """(texts, labels) of corpora/, in path order. One file is Windows-1252 on purpose, as
+    bowline decodes what is not UTF-8."""
+    return _read_split(ROOT / "corpora", "*/*.txt", "cp1252")
 
 
 NEWS = ROOT.parent / "shared" / "corpora" / "20news-bydate"
-
-
-def _read_split(root):
-    """(texts, labels) of a class-per-folder split, as scikit-learn's load_files reads them."""
-    texts, labels = [], []
-    for path in sorted(root.glob("*/*")):
-        data = path.read_bytes()
-        try:
-            texts.append(data.decode("utf-8"))
-        except UnicodeDecodeError:
-            texts.append(data.decode("latin-1"))
-        labels.append(path.parent.name)
-    return texts, labels
 
 
 @pytest.fixture(scope="session")
@@ -45,8 +38,9 @@ def news():
     ../shared/corpora."""
     if not NEWS.is_dir():
         pytest.skip("needs ../shared/corpora")
-    train, labels = _read_split(NEWS / "train")
-    return train, labels, _read_split(NEWS / "test")[0]
+    # Read as scikit-learn's load_files reads them.
+    train, labels = _read_split(NEWS / "train", "*/*", "latin-1")
+    return train, labels, _read_split(NEWS / "test", "*/*", "latin-1")[0]
 
 
 def interleaved(count, parts=4):

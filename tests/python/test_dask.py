@@ -10,6 +10,7 @@ the texts classified partition by partition with ``map_partitions``.
                                                                    index=s.index))
 """
 
+import contextlib
 import time
 
 import numpy as np
@@ -32,24 +33,47 @@ def train(part):
     return bowline.TextClassifier(**EXACT).fit(list(part.text), list(part.label))
 
 
-def test_models_of_partitions_merged_on_a_local_cluster_equal_one_model(corpus):
-    texts, labels = corpus
-    # Every fourth text in turn, so that each of the 4 partitions holds every class.
-    order = [i for start in range(4) for i in range(start, len(texts), 4)]
-    texts, labels = [texts[i] for i in order], [labels[i] for i in order]
-    frame = dd.from_pandas(pd.DataFrame({"text": texts, "label": labels}), npartitions=4)
+@contextlib.contextmanager
+def _local_cluster():
+    """A client of a local cluster of 2 worker processes, closed on leaving."""
     with distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
     ) as cluster, distributed.Client(cluster):
-        models = dask.compute(*[dask.delayed(train)(part) for part in frame.to_delayed()])
-        model = bowline.merge(models)
-        predicted = frame.text.map_partitions(
-            lambda s: pd.Series(model.predict(list(s)), index=s.index, dtype=object),
-            meta=("text", object),
-        ).compute()
+        yield
+
+
+def _frame(texts, labels):
+    """The texts and labels as a frame of 4 partitions, each holding every class: every
+    fourth text in turn."""
+    order = interleaved(len(texts))
+    rows = pd.DataFrame({"text": [texts[i] for i in order], "label": [labels[i] for i in order]})
+    return dd.from_pandas(rows, npartitions=4)
+
+
+def _merged(frame):
+    """The models of `frame`'s partitions, trained on the workers, and their merge."""
+    models = dask.compute(*[dask.delayed(train)(part) for part in frame.to_delayed()])
+    return models, bowline.merge(models)
+
+
+def _labels_of(model, texts):
+    """`model`'s label of each text of the Dask series `texts`, partition by partition."""
+    return texts.map_partitions(
+        lambda s: pd.Series(model.predict(list(s)), index=s.index, dtype=object),
+        meta=(texts.name, object),
+    ).compute()
+
+
+def test_models_of_partitions_merged_on_a_local_cluster_equal_one_model(corpus):
+    texts, labels = corpus
+    frame = _frame(texts, labels)
+    with _local_cluster():
+        models, model = _merged(frame)
+        predicted = _labels_of(model, frame.text)
     whole = bowline.TextClassifier(**EXACT).fit(texts, labels)
     assert len(models) == 4
-    np.testing.assert_array_equal(predicted.to_numpy(), whole.predict(texts))
+    in_frame = list(frame.text.compute())
+    np.testing.assert_array_equal(predicted.to_numpy(), whole.predict(in_frame))
     np.testing.assert_allclose(
         model.predict_proba(texts), whole.predict_proba(texts), rtol=0, atol=1e-12
     )
@@ -57,26 +81,12 @@ def test_models_of_partitions_merged_on_a_local_cluster_equal_one_model(corpus):
 
 def test_naive_bayes_merged_from_partitions_of_20_newsgroups_classifies_its_test_split_alike(news):
     texts, labels, test = news
-    order = interleaved(len(texts))
-    frame = dd.from_pandas(
-        pd.DataFrame({"text": [texts[i] for i in order], "label": [labels[i] for i in order]}),
-        npartitions=4,
-    )
+    frame = _frame(texts, labels)
     started = time.perf_counter()
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-    ) as cluster, distributed.Client(cluster):
+    with _local_cluster():
         up = time.perf_counter()
-        models = dask.compute(*[dask.delayed(train)(part) for part in frame.to_delayed()])
-        model = bowline.merge(models)
-        predicted = (
-            dd.from_pandas(pd.Series(test), npartitions=4)
-            .map_partitions(
-                lambda s: pd.Series(model.predict(list(s)), index=s.index, dtype=object),
-                meta=(None, object),
-            )
-            .compute()
-        )
+        _, model = _merged(frame)
+        predicted = _labels_of(model, dd.from_pandas(pd.Series(test), npartitions=4))
         done = time.perf_counter()
     whole = bowline.TextClassifier(**EXACT).fit(texts, labels)
     expected = whole.predict(test)

@@ -11,6 +11,7 @@ the texts classified partition by partition with ``mapInPandas``.
     frame.mapInPandas(classify, "text string, label string, predicted string")
 """
 
+import contextlib
 import os
 import pickle
 import sys
@@ -30,16 +31,9 @@ sql = pytest.importorskip("pyspark.sql")
 EXACT = dict(kind="mnb", tf="count", idf="none", norm="none", min_df=1, alpha=0.01)
 
 
-def test_models_of_partitions_merged_in_local_spark_equal_one_model(corpus):
-    texts, labels = corpus
-
-    # Defined here rather than at the module's level, so that Spark ships the function itself
-    # to its Python workers, which cannot import this test module.
-    def train(rows):
-        """The pickled model of one partition's rows."""
-        model = bowline.TextClassifier(**EXACT)
-        return pickle.dumps(model.fit([r.text for r in rows], [r.label for r in rows]))
-
+@contextlib.contextmanager
+def _local_spark():
+    """A Spark session of 2 local threads, stopped on leaving."""
     # The executors' Python is this one, which has bowline.
     os.environ["PYSPARK_PYTHON"] = sys.executable
     spark = (
@@ -48,21 +42,53 @@ def test_models_of_partitions_merged_in_local_spark_equal_one_model(corpus):
         .getOrCreate()
     )
     try:
-        pandas_frame = pd.DataFrame({"text": texts, "label": labels})
-        # Every fourth text in turn, so that each of the 4 partitions holds every class.
-        pandas_frame = pandas_frame.iloc[[i for s in range(4) for i in range(s, len(texts), 4)]]
-        frame = spark.createDataFrame(pandas_frame).repartition(4)
-        pickled = frame.rdd.mapPartitions(lambda rows: [train(list(rows))]).collect()
-        model = bowline.merge(pickle.loads(data) for data in pickled)
-
-        def classify(frames):
-            for f in frames:
-                yield f.assign(predicted=model.predict(list(f.text)).astype(str))
-
-        out = frame.mapInPandas(classify, "text string, label string, predicted string")
-        predicted = out.toPandas()
+        yield spark
     finally:
         spark.stop()
+
+
+def _rows(spark, texts, labels):
+    """The texts and labels as a frame of 4 partitions, each holding every class: every
+    fourth text in turn."""
+    order = interleaved(len(texts))
+    rows = pd.DataFrame({"text": [texts[i] for i in order], "label": [labels[i] for i in order]})
+    return spark.createDataFrame(rows).repartition(4)
+
+
+# The functions Spark runs on its Python workers are made inside functions rather than defined
+# at the module's level, so that Spark ships them by value: the workers cannot import this test
+# module.
+def _merged(frame):
+    """The pickled models of `frame`'s partitions, and their merge."""
+
+    def train(rows):
+        """The pickled model of one partition's rows."""
+        model = bowline.TextClassifier(**EXACT)
+        return pickle.dumps(model.fit([r.text for r in rows], [r.label for r in rows]))
+
+    pickled = frame.rdd.mapPartitions(lambda rows: [train(list(rows))]).collect()
+    return pickled, bowline.merge(pickle.loads(data) for data in pickled)
+
+
+def _classifier(model):
+    """The function of `mapInPandas` that adds `model`'s label of each text."""
+
+    def classify(frames):
+        for f in frames:
+            yield f.assign(predicted=model.predict(list(f.text)).astype(str))
+
+    return classify
+
+
+def test_models_of_partitions_merged_in_local_spark_equal_one_model(corpus):
+    texts, labels = corpus
+    with _local_spark() as spark:
+        frame = _rows(spark, texts, labels)
+        pickled, model = _merged(frame)
+        out = frame.mapInPandas(
+            _classifier(model), "text string, label string, predicted string"
+        )
+        predicted = out.toPandas()
     whole = bowline.TextClassifier(**EXACT).fit(texts, labels)
     assert len(pickled) == 4
     np.testing.assert_array_equal(
@@ -75,38 +101,14 @@ def test_models_of_partitions_merged_in_local_spark_equal_one_model(corpus):
 
 def test_naive_bayes_merged_from_partitions_of_20_newsgroups_classifies_its_test_split_alike(news):
     texts, labels, test = news
-
-    def train(rows):
-        """The pickled model of one partition's rows."""
-        model = bowline.TextClassifier(**EXACT)
-        return pickle.dumps(model.fit([r.text for r in rows], [r.label for r in rows]))
-
-    os.environ["PYSPARK_PYTHON"] = sys.executable
     started = time.perf_counter()
-    spark = (
-        sql.SparkSession.builder.master("local[2]")
-        .config("spark.ui.enabled", "false")
-        .getOrCreate()
-    )
-    try:
+    with _local_spark() as spark:
         up = time.perf_counter()
-        order = interleaved(len(texts))
-        rows = pd.DataFrame(
-            {"text": [texts[i] for i in order], "label": [labels[i] for i in order]}
-        )
-        frame = spark.createDataFrame(rows).repartition(4)
-        pickled = frame.rdd.mapPartitions(lambda rows: [train(list(rows))]).collect()
-        model = bowline.merge(pickle.loads(data) for data in pickled)
-
-        def classify(frames):
-            for f in frames:
-                yield f.assign(predicted=model.predict(list(f.text)).astype(str))
-
+        pickled, model = _merged(_rows(spark, texts, labels))
         to_classify = spark.createDataFrame(pd.DataFrame({"text": test})).repartition(4)
-        out = to_classify.mapInPandas(classify, "text string, predicted string").toPandas()
+        out = to_classify.mapInPandas(_classifier(model), "text string, predicted string")
+        out = out.toPandas()
         done = time.perf_counter()
-    finally:
-        spark.stop()
     whole = bowline.TextClassifier(**EXACT).fit(texts, labels)
     expected = dict(zip(test, whole.predict(test)))
     alone = time.perf_counter() - done
