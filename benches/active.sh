@@ -39,7 +39,9 @@ print(f"{report['corpus']} ({report['learner']}, {report['scored']}): {report['m
 for name, curve in report["strategies"].items():
     seeds = [n for n in curve["labels_to_reach_per_seed"]]
     print(f"  {name:<12} reaches it at {curve['labels_to_reach_random_at_budget']} labels "
-          f"(per seed {seeds}); at the budget {curve['mean'][-1]:.4f} ± {curve['sd'][-1]:.4f}")
+          f"(per seed {seeds}); at the budget {curve['mean'][-1]:.4f} ± {curve['sd'][-1]:.4f}, "
+          f"its picks {curve['at_budget']['picked_terms_mean']:.0f} distinct terms "
+          f"(the pool {report['pool_terms_mean']:.0f})")
 PY
 }
 news=("$corpora/20news-bydate/train" --test "$corpora/20news-bydate/test" --labels 1000)

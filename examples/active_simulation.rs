@@ -16,7 +16,9 @@
 //!
 //! It prints one JSON object: for each strategy, the mean and standard deviation over the seeds
 //! of the score at each number of labels, and the fewest labels at which the strategy's mean
-//! reaches random sampling's mean at the full budget.
+//! reaches random sampling's mean at the full budget; and where the labels went at the budget:
+//! the mean labels and test recall per class, and the mean distinct terms of the documents each
+//! strategy picked beside the pool's.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -104,9 +106,10 @@ fn main() -> bowline::Result<()> {
     let mut random_at_budget = 0.0;
     for &strategy in &args.strategies {
         let started = std::time::Instant::now();
-        let runs: Vec<Vec<(usize, f64)>> = (1..=args.seeds)
+        let finished: Vec<Run> = (1..=args.seeds)
             .map(|seed| simulate(&data, &args, strategy, seed, budget))
             .collect::<bowline::Result<_>>()?;
+        let runs: Vec<Vec<(usize, f64)>> = finished.iter().map(|r| r.curve.clone()).collect();
         let (labels, mean, sd) = summarize(&runs);
         if strategy == Strategy::Random {
             random_at_budget = *mean.last().unwrap_or(&0.0);
@@ -129,6 +132,7 @@ fn main() -> bowline::Result<()> {
                 "labels_to_reach_random_at_budget": reaches.map(|(n, _)| *n),
                 "labels_to_reach_per_seed": per_seed,
                 "seconds": started.elapsed().as_secs_f64(),
+                "at_budget": at_budget(&data, &finished),
             }),
         );
     }
@@ -137,7 +141,9 @@ fn main() -> bowline::Result<()> {
         "learner": args.learner.name(), "scored": if args.dev.is_some() { "dev" } else { "test" },
         "classes": data.names.len(), "budget": budget, "batch": args.batch, "seeds": args.seeds,
         "metric": args.positive.as_ref().map_or("accuracy".into(), |p| format!("F1 of {p}")),
-        "random_at_budget": random_at_budget, "strategies": curves,
+        "random_at_budget": random_at_budget,
+        "pool_terms_mean": mean_terms(&data, &data.pool),
+        "strategies": curves,
     });
     println!(
         "{}",
@@ -276,14 +282,24 @@ fn load(args: &Args) -> bowline::Result<Data> {
     })
 }
 
-/// One labelling run: (labels, test score) after every batch.
+/// One finished labelling run.
+struct Run {
+    /// (labels, test score) after every batch.
+    curve: Vec<(usize, f64)>,
+    /// The pool rows labelled, the seed labels first.
+    labelled: Vec<usize>,
+    /// Each class's recall on the test part at the budget.
+    recall: Vec<f64>,
+}
+
+/// One labelling run.
 fn simulate(
     data: &Data,
     args: &Args,
     strategy: Strategy,
     seed: u64,
     budget: usize,
-) -> bowline::Result<Vec<(usize, f64)>> {
+) -> bowline::Result<Run> {
     let mut labelled = seed_labels(data, seed);
     let mut curve = Vec::new();
     loop {
@@ -292,31 +308,42 @@ fn simulate(
             labelled.len(),
             score(data, &model, args.positive.as_deref()),
         ));
-        if labelled.len() >= budget {
-            return Ok(curve);
-        }
-        let mut picker = Picker::new(strategy, args.batch.min(budget - labelled.len()), seed);
-        let mut probabilities = vec![0.0; data.names.len()];
-        let mut row = SparseRow::default();
-        let taken: std::collections::HashSet<usize> = labelled.iter().copied().collect();
-        for &i in data.pool.iter().filter(|i| !taken.contains(i)) {
-            let (indices, values) = matrix_row(&data.x, i);
-            predict(&model, (indices, values), &mut probabilities);
-            row.indices.clear();
-            row.indices.extend_from_slice(indices);
-            row.values.clear();
-            row.values.extend_from_slice(values);
-            picker.offer(&data.ids[i], (&data.names, &probabilities), &row);
-        }
-        let position: HashMap<&str, usize> = (data.pool.iter())
-            .map(|&i| (data.ids[i].as_str(), i))
-            .collect();
-        let picked = picker.finish();
+        let wanted = args.batch.min(budget.saturating_sub(labelled.len()));
+        let picked = match wanted {
+            0 => Vec::new(),
+            _ => pick(data, &model, Picker::new(strategy, wanted, seed), &labelled),
+        };
         if picked.is_empty() {
-            return Ok(curve);
+            let recall = class_recall(data, &model);
+            return Ok(Run {
+                curve,
+                labelled,
+                recall,
+            });
         }
-        labelled.extend(picked.iter().map(|s| position[s.id.as_str()]));
+        labelled.extend(picked);
     }
+}
+
+/// The pool rows a picker takes from those not yet labelled.
+fn pick(data: &Data, model: &Fitted, mut picker: Picker, labelled: &[usize]) -> Vec<usize> {
+    let mut probabilities = vec![0.0; data.names.len()];
+    let mut row = SparseRow::default();
+    let taken: std::collections::HashSet<usize> = labelled.iter().copied().collect();
+    for &i in data.pool.iter().filter(|i| !taken.contains(i)) {
+        let (indices, values) = matrix_row(&data.x, i);
+        predict(model, (indices, values), &mut probabilities);
+        row.indices.clear();
+        row.indices.extend_from_slice(indices);
+        row.values.clear();
+        row.values.extend_from_slice(values);
+        picker.offer(&data.ids[i], (&data.names, &probabilities), &row);
+    }
+    let position: HashMap<&str, usize> = (data.pool.iter())
+        .map(|&i| (data.ids[i].as_str(), i))
+        .collect();
+    let picked = picker.finish();
+    picked.iter().map(|s| position[s.id.as_str()]).collect()
 }
 
 /// Two pool documents of each class, the first by a seeded hash of their ids.
@@ -377,20 +404,75 @@ fn predict(model: &Fitted, (indices, values): (&[u32], &[f64]), out: &mut [f64])
     normalize_log_probabilities(out);
 }
 
+/// The class the model ranks first for one row (the lowest index on ties).
+fn best_class(model: &Fitted, row: (&[u32], &[f64]), probabilities: &mut [f64]) -> usize {
+    predict(model, row, probabilities);
+    (0..probabilities.len())
+        .max_by(|&a, &b| {
+            probabilities[a]
+                .total_cmp(&probabilities[b])
+                .then(b.cmp(&a))
+        })
+        .unwrap_or(0)
+}
+
+/// Each class's recall on the test part: where a strategy's accuracy goes.
+fn class_recall(data: &Data, model: &Fitted) -> Vec<f64> {
+    let mut probabilities = vec![0.0; data.names.len()];
+    let (mut right, mut total) = (
+        vec![0.0f64; data.names.len()],
+        vec![0.0f64; data.names.len()],
+    );
+    for &i in &data.test {
+        let truth = data.classes[i] as usize;
+        total[truth] += 1.0;
+        right[truth] += f64::from(u8::from(
+            best_class(model, matrix_row(&data.x, i), &mut probabilities) == truth,
+        ));
+    }
+    right
+        .iter()
+        .zip(&total)
+        .map(|(r, t)| r / t.max(1.0))
+        .collect()
+}
+
+/// Where the labels went, at the budget, as means over the seeds: the labels per class, each
+/// class's test recall, and the distinct terms of the documents the strategy picked (the seed
+/// labels left out), beside the pool's `pool_terms_mean`.
+fn at_budget(data: &Data, runs: &[Run]) -> serde_json::Value {
+    let seeds = runs.len().max(1) as f64;
+    let seeded = seed_labels(data, 1).len();
+    let mut per_class = serde_json::Map::new();
+    for (c, name) in data.names.iter().enumerate() {
+        let labels = (runs.iter().flat_map(|r| &r.labelled))
+            .filter(|&&i| data.classes[i] as usize == c)
+            .count();
+        let recall: f64 = runs.iter().map(|r| r.recall[c]).sum();
+        per_class.insert(
+            name.clone(),
+            serde_json::json!({"labels": labels as f64 / seeds, "recall": recall / seeds}),
+        );
+    }
+    let picked: Vec<usize> = (runs.iter())
+        .flat_map(|r| r.labelled.iter().skip(seeded).copied())
+        .collect();
+    serde_json::json!({"classes": per_class, "picked_terms_mean": mean_terms(data, &picked)})
+}
+
+/// The mean number of distinct terms of some rows.
+fn mean_terms(data: &Data, rows: &[usize]) -> f64 {
+    let terms: usize = rows.iter().map(|&i| matrix_row(&data.x, i).0.len()).sum();
+    terms as f64 / rows.len().max(1) as f64
+}
+
 /// Accuracy on the test part, or the F1 of the `positive` class.
 fn score(data: &Data, model: &Fitted, positive: Option<&str>) -> f64 {
     let mut probabilities = vec![0.0; data.names.len()];
     let positive = positive.and_then(|p| data.names.iter().position(|n| n == p));
     let (mut right, mut tp, mut fp, mut fn_) = (0usize, 0.0, 0.0, 0.0);
     for &i in &data.test {
-        predict(model, matrix_row(&data.x, i), &mut probabilities);
-        let best = (0..probabilities.len())
-            .max_by(|&a, &b| {
-                probabilities[a]
-                    .total_cmp(&probabilities[b])
-                    .then(b.cmp(&a))
-            })
-            .unwrap_or(0);
+        let best = best_class(model, matrix_row(&data.x, i), &mut probabilities);
         let truth = data.classes[i] as usize;
         right += usize::from(best == truth);
         if let Some(p) = positive {
