@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import bowline
-from conftest import interleaved
+from conftest import interleaved_rows
 
 dask = pytest.importorskip("dask")
 dd = pytest.importorskip("dask.dataframe")
@@ -43,11 +43,8 @@ def _local_cluster():
 
 
 def _frame(texts, labels):
-    """The texts and labels as a frame of 4 partitions, each holding every class: every
-    fourth text in turn."""
-    order = interleaved(len(texts))
-    rows = pd.DataFrame({"text": [texts[i] for i in order], "label": [labels[i] for i in order]})
-    return dd.from_pandas(rows, npartitions=4)
+    """The texts and labels as a frame of 4 partitions, each holding every class."""
+    return dd.from_pandas(interleaved_rows(texts, labels), npartitions=4)
 
 
 def _merged(frame):

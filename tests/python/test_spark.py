@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 import bowline
-from conftest import interleaved
+from conftest import interleaved_rows
 
 pd = pytest.importorskip("pandas")
 pytest.importorskip("pyarrow")
@@ -48,11 +48,8 @@ def _local_spark():
 
 
 def _rows(spark, texts, labels):
-    """The texts and labels as a frame of 4 partitions, each holding every class: every
-    fourth text in turn."""
-    order = interleaved(len(texts))
-    rows = pd.DataFrame({"text": [texts[i] for i in order], "label": [labels[i] for i in order]})
-    return spark.createDataFrame(rows).repartition(4)
+    """The texts and labels as a frame of 4 partitions, each holding every class."""
+    return spark.createDataFrame(interleaved_rows(texts, labels)).repartition(4)
 
 
 # The functions Spark runs on its Python workers are made inside functions rather than defined
