@@ -109,8 +109,7 @@ fn main() -> bowline::Result<()> {
         let finished: Vec<Run> = (1..=args.seeds)
             .map(|seed| simulate(&data, &args, strategy, seed, budget))
             .collect::<bowline::Result<_>>()?;
-        let runs: Vec<Vec<(usize, f64)>> = finished.iter().map(|r| r.curve.clone()).collect();
-        let (labels, mean, sd) = summarize(&runs);
+        let (labels, mean, sd) = summarize(&finished);
         if strategy == Strategy::Random {
             random_at_budget = *mean.last().unwrap_or(&0.0);
         }
@@ -119,9 +118,9 @@ fn main() -> bowline::Result<()> {
             .zip(&mean)
             .find(|(_, m)| **m >= random_at_budget);
         // Each seed's own first labels count at random's mean, for the spread of the saving.
-        let per_seed: Vec<Option<usize>> = (runs.iter())
+        let per_seed: Vec<Option<usize>> = (finished.iter())
             .map(|run| {
-                let reached = run.iter().find(|(_, s)| *s >= random_at_budget);
+                let reached = run.curve.iter().find(|(_, s)| *s >= random_at_budget);
                 reached.map(|(n, _)| *n)
             })
             .collect();
@@ -490,12 +489,12 @@ fn score(data: &Data, model: &Fitted, positive: Option<&str>) -> f64 {
 
 /// The labels counts of the runs' batches, and the mean and standard deviation of the score at
 /// each (the runs share their counts: the same seed labels and batch size).
-fn summarize(runs: &[Vec<(usize, f64)>]) -> (Vec<usize>, Vec<f64>, Vec<f64>) {
-    let points = runs.iter().map(Vec::len).min().unwrap_or(0);
-    let labels = (0..points).map(|p| runs[0][p].0).collect();
+fn summarize(runs: &[Run]) -> (Vec<usize>, Vec<f64>, Vec<f64>) {
+    let points = runs.iter().map(|r| r.curve.len()).min().unwrap_or(0);
+    let labels = (0..points).map(|p| runs[0].curve[p].0).collect();
     let (mut mean, mut sd) = (Vec::new(), Vec::new());
     for p in 0..points {
-        let scores: Vec<f64> = runs.iter().map(|r| r[p].1).collect();
+        let scores: Vec<f64> = runs.iter().map(|r| r.curve[p].1).collect();
         let m = scores.iter().sum::<f64>() / scores.len() as f64;
         let v = scores.iter().map(|s| (s - m).powi(2)).sum::<f64>() / scores.len() as f64;
         mean.push(m);
