@@ -44,7 +44,7 @@ pub(crate) struct LocalProblem<'a> {
 /// The classes solved together in one sweep of the rows (at most [`LANES`]), as in `dual.rs`.
 struct Group {
     classes: Range<usize>,
-    pass: Pass,
+    pass: Pass<LANES>,
     progress: Progress,
     /// The shared weights w as this worker knows them, in the solver's columns, bias last.
     shared: Vec<[f64; LANES]>,

@@ -143,22 +143,23 @@ impl<'a> Rows<'a> {
 
     /// Puts each class's start into the solver's `weights` and `alpha` (lane c for the c-th
     /// start) and returns what lies outside the solver's columns.
-    fn place_starts(
+    fn place_starts<const L: usize>(
         &self,
         starts: Vec<Start>,
-        weights: &mut [[f64; LANES]],
-        alpha: &mut [[f64; LANES]],
+        weights: &mut [[f64; L]],
+        alpha: &mut [[f64; L]],
     ) -> Outside {
         let (bias, mut outside) = (self.columns(), Outside::default());
         for (c, start) in starts.into_iter().enumerate() {
             if !start.weights.is_empty() && outside.start.is_empty() {
-                outside.start = vec![ZERO; self.x.cols()];
+                outside.lanes = L;
+                outside.start = vec![0.0; self.x.cols() * L];
             }
             for (j, v) in start.weights.into_iter().enumerate() {
                 match self.solver_column.get(j) {
                     None => weights[bias][c] = v,
                     Some(&s) if (s as usize) < self.shared => weights[s as usize][c] = v,
-                    Some(_) => outside.start[j][c] = v,
+                    Some(_) => outside.start[j * L + c] = v,
                 }
             }
             alpha
@@ -168,9 +169,9 @@ impl<'a> Rows<'a> {
         }
         if !outside.start.is_empty() {
             for (j, s, factor) in self.own_entries() {
-                (0..LANES).for_each(|c| weights[s][c] += outside.start[j][c] * factor);
+                (0..L).for_each(|c| weights[s][c] += outside.start[j * L + c] * factor);
             }
-            outside.own = weights[self.shared..bias].to_vec();
+            outside.own = weights[self.shared..bias].as_flattened().to_vec();
         }
         outside
     }
@@ -193,12 +194,12 @@ impl<'a> Rows<'a> {
 
     /// Row `i`'s decision values w·x_i + b in the lanes of `weights` (in the solver's columns,
     /// bias last).
-    pub(super) fn margins(&self, i: usize, weights: &[[f64; LANES]]) -> [f64; LANES] {
+    pub(super) fn margins<const L: usize>(&self, i: usize, weights: &[[f64; L]]) -> [f64; L] {
         let (indices, values) = matrix_row(&self.renumbered, i);
         let mut margins = weights[weights.len() - 1];
         for (&j, &v) in indices.iter().zip(values) {
             let column = &weights[j as usize];
-            (0..LANES).for_each(|c| margins[c] += column[c] * v);
+            (0..L).for_each(|c| margins[c] += column[c] * v);
         }
         margins
     }
@@ -206,14 +207,14 @@ impl<'a> Rows<'a> {
     /// Takes row `i` out of the problems of the classes from `first` on: its part of `weights`
     /// (α_i y_i (x_i, 1)) is subtracted and its dual variables set to zero, which is where the
     /// dual of the other rows alone starts.
-    pub(super) fn take_out(
+    pub(super) fn take_out<const L: usize>(
         &self,
         i: usize,
         first: usize,
-        weights: &mut [[f64; LANES]],
-        alpha: &mut [f64; LANES],
+        weights: &mut [[f64; L]],
+        alpha: &mut [f64; L],
     ) {
-        let part: [f64; LANES] = std::array::from_fn(|c| match alpha[c] {
+        let part: [f64; L] = std::array::from_fn(|c| match alpha[c] {
             0.0 => 0.0,
             a if self.targets.contains(i, first + c) => a,
             a => -a,
@@ -221,11 +222,11 @@ impl<'a> Rows<'a> {
         let (indices, values) = matrix_row(&self.renumbered, i);
         for (&j, &v) in indices.iter().zip(values) {
             let column = &mut weights[j as usize];
-            (0..LANES).for_each(|c| column[c] -= part[c] * v);
+            (0..L).for_each(|c| column[c] -= part[c] * v);
         }
         let bias = weights.len() - 1;
-        (0..LANES).for_each(|c| weights[bias][c] -= part[c]);
-        *alpha = [0.0; LANES];
+        (0..L).for_each(|c| weights[bias][c] -= part[c]);
+        *alpha = [0.0; L];
     }
 
     /// Asks for the first entries of row `i`, which the pass visits next. Rows come in random
@@ -292,8 +293,20 @@ fn own_columns_of_rows(
 /// own columns in order). Empty for a cold start, where both are zero.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(super) struct Outside {
-    start: Vec<[f64; LANES]>,
-    own: Vec<[f64; LANES]>,
+    /// The group's lanes: each column's weights in `start` and `own` take this many values.
+    lanes: usize,
+    start: Vec<f64>,
+    own: Vec<f64>,
+}
+
+impl Outside {
+    /// Column `j`'s lanes in `values` (`start` or `own`); zero where there are none.
+    fn column<'v>(&self, values: &'v [f64], j: usize) -> &'v [f64] {
+        match values.get(j * self.lanes..(j + 1) * self.lanes) {
+            Some(lanes) if !lanes.is_empty() => lanes,
+            _ => &ZERO,
+        }
+    }
 }
 
 /// No weights: the lanes of a column outside the solver for a cold start.
@@ -349,12 +362,12 @@ impl Solution {
     /// [`Rows::own_entries`]).
     fn write_column(&self, rows: &Rows, (j, s, factor): (usize, usize, f64), slots: &mut [f32]) {
         let k = self.classes.len();
-        let start = self.outside.start.get(j).unwrap_or(&ZERO);
+        let start = self.outside.column(&self.outside.start, j);
         if s < rows.shared {
             slots.copy_from_slice(&self.shared[s * k..(s + 1) * k]);
         } else if s < rows.columns() {
             let o = s - rows.shared;
-            let then = self.outside.own.get(o).unwrap_or(&ZERO);
+            let then = self.outside.column(&self.outside.own, o);
             let own = &self.own[o * k..(o + 1) * k];
             for (c, (slot, &now)) in slots.iter_mut().zip(own).enumerate() {
                 *slot = (start[c] + (now - then[c]) * factor) as f32;
@@ -412,20 +425,39 @@ pub const LANES: usize = 8;
 
 /// Solves the binary problems of `classes` (class c against the rest; at most [`LANES`]) from
 /// their starts, with the coordinate order drawn from `seed`. `after_pass` is called with the
-/// dual variables (row-major, [`LANES`] per row, unused lanes zero) after every pass; tests use
-/// it to watch the objective.
+/// dual variables (row-major, as many per row as the group has lanes, the second argument;
+/// unused lanes zero) after every pass; tests use it to watch the objective.
+///
+/// A group of fewer classes runs in fewer lanes: each class takes the same steps in any number
+/// of lanes, but a lane that no class uses still costs its arithmetic. With one class, the
+/// dense rows of a kernel approximation (SMS, 4,000 random Fourier features) fitted in 1.10 s
+/// against 1.53 s in eight lanes, and the default SVM of SMS trained in 54 against 63 ms.
 pub fn solve(
     rows: &Rows,
     classes: Range<usize>,
     params: &SvmParams,
     seed: u64,
     starts: Vec<Start>,
-    mut after_pass: impl FnMut(&[[f64; LANES]]),
+    mut after_pass: impl FnMut(&[f64], usize),
+) -> Solution {
+    let problem = (rows, classes, params, seed, starts);
+    match problem.1.len() {
+        0..=1 => solve_in_lanes::<1>(problem, &mut after_pass),
+        2 => solve_in_lanes::<2>(problem, &mut after_pass),
+        3..=4 => solve_in_lanes::<4>(problem, &mut after_pass),
+        _ => solve_in_lanes::<LANES>(problem, &mut after_pass),
+    }
+}
+
+/// [`solve`] in `L` lanes.
+fn solve_in_lanes<const L: usize>(
+    (rows, classes, params, seed, starts): (&Rows, Range<usize>, &SvmParams, u64, Vec<Start>),
+    after_pass: &mut impl FnMut(&[f64], usize),
 ) -> Solution {
     let (k, m) = (classes.len(), rows.targets.len());
-    assert!(k <= LANES, "a group holds at most {LANES} classes");
-    let mut weights = vec![[0.0; LANES]; rows.columns() + 1];
-    let mut alpha = vec![[0.0; LANES]; m];
+    assert!(k <= L, "a group of {L} lanes holds at most {L} classes");
+    let mut weights = vec![[0.0; L]; rows.columns() + 1];
+    let mut alpha = vec![[0.0; L]; m];
     let outside = rows.place_starts(starts, &mut weights, &mut alpha);
     let mut order: Vec<usize> = (0..m).collect();
     let convergence = descend(
@@ -435,7 +467,7 @@ pub fn solve(
         seed,
         (&mut weights, &mut alpha),
         &mut order,
-        &mut after_pass,
+        &mut |alpha: &[[f64; L]]| after_pass(alpha.as_flattened(), L),
     );
     solution(rows, classes, (&weights, outside), &alpha, convergence)
 }
@@ -444,14 +476,14 @@ pub fn solve(
 /// from the weights and dual variables given, until every class meets the tolerance or the
 /// passes run out; rows outside `order` keep their dual variables. Returns how each class's
 /// solve ended.
-pub(super) fn descend(
+pub(super) fn descend<const L: usize>(
     rows: &Rows,
     classes: &Range<usize>,
     params: &SvmParams,
     seed: u64,
-    (weights, alpha): (&mut [[f64; LANES]], &mut [[f64; LANES]]),
+    (weights, alpha): (&mut [[f64; L]], &mut [[f64; L]]),
     order: &mut [usize],
-    after_pass: &mut impl FnMut(&[[f64; LANES]]),
+    after_pass: &mut impl FnMut(&[[f64; L]]),
 ) -> Vec<Convergence> {
     let mut pass = Pass::new(classes, params, 1.0);
     let mut progress = Progress::new(classes.len());
@@ -475,11 +507,11 @@ pub(super) fn descend(
 
 /// The solution of `classes` from the solver's weights (in its columns, bias last), what lies
 /// outside them, and the dual variables.
-pub(super) fn solution(
+pub(super) fn solution<const L: usize>(
     rows: &Rows,
     classes: Range<usize>,
-    (weights, outside): (&[[f64; LANES]], Outside),
-    alpha: &[[f64; LANES]],
+    (weights, outside): (&[[f64; L]], Outside),
+    alpha: &[[f64; L]],
     convergence: Vec<Convergence>,
 ) -> Solution {
     let (k, bias) = (classes.len(), rows.columns());
@@ -571,14 +603,14 @@ pub(super) fn solution_parts(solutions: &[Solution], params: &SvmParams) -> Vec<
 }
 
 /// The loss's constants and the state of the group's lanes.
-pub(super) struct Pass {
+pub(super) struct Pass<const L: usize> {
     first_class: usize,
     /// Upper bound of a dual variable: C for hinge, unbounded for squared hinge.
     upper: f64,
     /// Added to the Hessian's diagonal: 0 for hinge, 1/(2C) for squared hinge.
     diagonal: f64,
     /// Lanes beyond the group's classes, or whose class has converged, take no steps.
-    running: [bool; LANES],
+    running: [bool; L],
     /// How much a step counts in the weights the margins are computed from: 1 for one
     /// process; CoCoA+'s σ' (the number of workers) for a worker's local subproblem (see
     /// `cocoa.rs`), which scales the curvature of every coordinate and each step's effect on
@@ -586,7 +618,7 @@ pub(super) struct Pass {
     sigma: f64,
 }
 
-impl Pass {
+impl<const L: usize> Pass<L> {
     pub(super) fn new(classes: &Range<usize>, params: &SvmParams, sigma: f64) -> Self {
         let (upper, diagonal) = loss_constants(params);
         Pass {
@@ -603,8 +635,8 @@ impl Pass {
         &mut self,
         rows: &Rows,
         i: usize,
-        weights: &mut [[f64; LANES]],
-        alpha: &mut [f64; LANES],
+        weights: &mut [[f64; L]],
+        alpha: &mut [f64; L],
         progress: &mut Progress,
     ) {
         let (indices, values) = matrix_row(&rows.renumbered, i);
@@ -615,10 +647,10 @@ impl Pass {
                 prefetch(&weights[ahead as usize]);
             }
             let column = &weights[j as usize];
-            (0..LANES).for_each(|c| margins[c] += column[c] * v);
+            (0..L).for_each(|c| margins[c] += column[c] * v);
         }
-        let mut steps = [0.0; LANES];
-        for c in 0..LANES {
+        let mut steps = [0.0; L];
+        for c in 0..L {
             self.running[c] &= c < progress.convergence.len() && !progress.convergence[c].converged;
             if self.running[c] {
                 steps[c] = self.step(
@@ -635,9 +667,9 @@ impl Pass {
             let scaled = steps.map(|s| s * self.sigma);
             for (&j, &v) in indices.iter().zip(values) {
                 let column = &mut weights[j as usize];
-                (0..LANES).for_each(|c| column[c] += scaled[c] * v);
+                (0..L).for_each(|c| column[c] += scaled[c] * v);
             }
-            (0..LANES).for_each(|c| weights[bias][c] += scaled[c]);
+            (0..L).for_each(|c| weights[bias][c] += scaled[c]);
         }
     }
 

@@ -60,8 +60,8 @@ fn the_dual_objective_decreases_and_the_tolerance_is_met() {
         };
         let mut objectives = Vec::new();
         let start = Start::cold();
-        let solution = dual::solve(&rows, 0..1, &params, 7, vec![start], |lanes| {
-            let alpha: Vec<f64> = lanes.iter().map(|a| a[0]).collect();
+        let solution = dual::solve(&rows, 0..1, &params, 7, vec![start], |alpha, lanes| {
+            let alpha: Vec<f64> = alpha.iter().step_by(lanes).copied().collect();
             objectives.push(dual_objective(&x, &y, &alpha, diagonal));
         });
         assert!(
@@ -82,12 +82,12 @@ fn classes_solved_together_take_the_steps_they_take_alone() {
     let rows = dual::Rows::new(&x, &labels).unwrap();
     let params = SvmParams::default();
     let cold = |k| vec![Start::cold(); k];
-    let mut together = dual::solve(&rows, 0..3, &params, 7, cold(3), |_| {});
+    let mut together = dual::solve(&rows, 0..3, &params, 7, cold(3), |_, _| {});
     let all = dual::table(&rows, std::slice::from_mut(&mut together));
     let column =
         |table: &[f32], k, c| -> Vec<f32> { table.iter().skip(c).step_by(k).copied().collect() };
     for c in 0..3 {
-        let mut alone = dual::solve(&rows, c..c + 1, &params, 7, cold(1), |_| {});
+        let mut alone = dual::solve(&rows, c..c + 1, &params, 7, cold(1), |_, _| {});
         assert_eq!(alone.convergence[0], together.convergence[c]);
         let one = dual::table(&rows, std::slice::from_mut(&mut alone));
         assert_eq!(column(&one, c + 1, c), column(&all, 3, c));
@@ -533,7 +533,7 @@ fn held_out_scores_come_from_models_that_did_not_see_the_fold() {
 /// Solves classes `0..k` of `rows` from `starts` with tight settings; returns the weights'
 /// table and the solution.
 fn solve_all(rows: &dual::Rows, k: usize, starts: Vec<Start>) -> (Vec<f32>, dual::Solution) {
-    let mut solution = dual::solve(rows, 0..k, &tight(), 5, starts, |_| {});
+    let mut solution = dual::solve(rows, 0..k, &tight(), 5, starts, |_, _| {});
     (
         dual::table(rows, std::slice::from_mut(&mut solution)),
         solution,
@@ -548,6 +548,44 @@ fn assert_same_solution(a: &(Vec<f32>, dual::Solution), b: &(Vec<f32>, dual::Sol
     assert!(weights.clone().all(|(&x, &y)| close(x.into(), y.into())));
     assert!(a.1.bias.iter().zip(&b.1.bias).all(|(&x, &y)| close(x, y)));
     assert!(a.1.alpha.iter().zip(&b.1.alpha).all(|(&x, &y)| close(x, y)));
+}
+
+/// A group of one, two, three or six classes runs in one, two, four or eight lanes; each class
+/// takes the same steps in each, from a warm start too (whose weights outside the solver's
+/// columns are kept per lane).
+#[test]
+fn classes_take_the_same_steps_in_any_number_of_lanes() {
+    let (x, labels) = random_problem(300, 3_000, 6);
+    let rows = dual::Rows::new(&x, &labels).unwrap();
+    let mut random = crate::model::random::SplitMix(5);
+    let starts: Vec<Start> = (0..6)
+        .map(|_| Start {
+            weights: (0..=3_000)
+                .map(|_| random.below(100) as f64 / 500.0 - 0.1)
+                .collect(),
+            alpha: vec![0.0; labels.len()],
+        })
+        .collect();
+    let column =
+        |table: &[f32], k, c| -> Vec<f32> { table.iter().skip(c).step_by(k).copied().collect() };
+    let alone: Vec<_> = (0..6)
+        .map(|c| {
+            let start = vec![starts[c].clone()];
+            let mut solution = dual::solve(&rows, c..c + 1, &tight(), 5, start, |_, _| {});
+            let table = dual::table(&rows, std::slice::from_mut(&mut solution));
+            (column(&table, c + 1, c), solution)
+        })
+        .collect();
+    for k in [2, 3, 6] {
+        let (table, together) = solve_all(&rows, k, starts[..k].to_vec());
+        for (c, (weights, solution)) in alone.iter().take(k).enumerate() {
+            assert!(column(&table, k, c) == *weights, "class {c} of {k}");
+            assert_eq!(solution.convergence[0], together.convergence[c]);
+            assert_eq!(solution.bias[0], together.bias[c]);
+            let alpha = (0..labels.len()).map(|i| together.row_alpha(i)[c]);
+            assert!(alpha.eq(solution.alpha.iter().copied()), "class {c} of {k}");
+        }
+    }
 }
 
 /// Columns held by one row share that row's own column in the solver, and the weights read
