@@ -6,13 +6,12 @@
 //! change that makes a stage faster by doing less work fails instead of looking good.
 
 use std::hint::black_box;
-use std::path::Path;
 
 use bowline::analyze::{
     lowercase::lowercase, ngrams::ngrams, tokenize::tokenize, Analyzer, AnalyzerConfig, Language,
     StemCache, StopSet, StopWords, Terms,
 };
-use bowline::corpus::{self, ReadOptions};
+use bowline::corpus;
 use bowline::flow::{fit_stages, run_stages};
 use bowline::pipeline::PipelineConfig;
 use bowline::vectorize::{svmlight::SvmlightWriter, Fitter, VectorizerConfig};
@@ -22,23 +21,14 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-const SHARED: &str = "../shared/corpora/20news-bydate/train";
+#[path = "support/corpus.rs"]
+mod support;
 
 /// The corpus texts, and the token count expected from the default tokenizer on them.
 fn corpus() -> (Vec<String>, usize) {
-    let (root, tokens) = if Path::new(SHARED).is_dir() {
-        (SHARED, 3_259_697)
-    } else {
-        ("corpora", 827)
-    };
-    let (entries, _) = corpus::open(Path::new(root), &ReadOptions::default()).expect("corpus");
-    let texts = entries
-        .map(|mut entry| {
-            corpus::load_pending(&mut entry, corpus::DEFAULT_MAX_DOC_BYTES);
-            entry.doc.text
-        })
-        .collect();
-    (texts, tokens)
+    let (documents, shared) = support::documents();
+    let texts = documents.into_iter().map(|doc| doc.text).collect();
+    (texts, if shared { 3_259_697 } else { 827 })
 }
 
 fn tokenized(texts: &[String]) -> Vec<Terms> {

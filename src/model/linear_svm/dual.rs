@@ -431,7 +431,8 @@ pub const LANES: usize = 8;
 /// A group of fewer classes runs in fewer lanes: each class takes the same steps in any number
 /// of lanes, but a lane that no class uses still costs its arithmetic. With one class, the
 /// dense rows of a kernel approximation (SMS, 4,000 random Fourier features) fitted in 1.10 s
-/// against 1.53 s in eight lanes, and the default SVM of SMS trained in 54 against 63 ms.
+/// against 1.53 s in eight lanes, and the default SVM of SMS trained in 52 against 56 ms (whole
+/// process, hyperfine).
 pub fn solve(
     rows: &Rows,
     classes: Range<usize>,
