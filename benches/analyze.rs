@@ -26,7 +26,7 @@ mod support;
 
 /// The corpus texts, and the token count expected from the default tokenizer on them.
 fn corpus() -> (Vec<String>, usize) {
-    let (documents, shared) = support::documents();
+    let (documents, _, shared) = support::read();
     let texts = documents.into_iter().map(|doc| doc.text).collect();
     (texts, if shared { 3_259_697 } else { 827 })
 }

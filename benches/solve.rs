@@ -22,19 +22,23 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 #[path = "support/corpus.rs"]
 mod support;
 
-/// The corpus as (label, text) pairs, and the number of terms the default SVM keeps of it (0:
-/// not asserted on the project's own corpus).
-fn corpus() -> (Vec<(String, String)>, usize) {
-    let (documents, shared) = support::documents();
+/// The corpus as (label, text) pairs, its class names (sorted), and the number of terms the
+/// default SVM keeps of it (0: not asserted on the project's own corpus).
+fn corpus() -> (Vec<(String, String)>, Vec<String>, usize) {
+    let (documents, classes, shared) = support::read();
     let pairs = documents.into_iter().map(|doc| {
         let label = doc.label.expect("a labelled corpus");
         (label, doc.text)
     });
-    (pairs.collect(), if shared { 1_087_830 } else { 0 })
+    (pairs.collect(), classes, if shared { 1_087_830 } else { 0 })
 }
 
-/// The default SVM's training matrix of `pairs`, and each row's class id.
-fn default_rows(pairs: &[(String, String)], terms: usize) -> (Matrix, Vec<u32>) {
+/// The default SVM's training matrix of `pairs`, and each row's class id among `classes`.
+fn default_rows(
+    pairs: &[(String, String)],
+    classes: &[String],
+    terms: usize,
+) -> (Matrix, Vec<u32>) {
     let builder = Builder::new(Kind::Svm);
     let analyzer = Analyzer::new(builder.analysis_config().clone()).expect("analyzer");
     let mut fitter = Fitter::new(builder.vectorizer_config().clone()).expect("fitter");
@@ -47,17 +51,14 @@ fn default_rows(pairs: &[(String, String)], terms: usize) -> (Matrix, Vec<u32>) 
     if terms > 0 {
         assert_eq!(vectorizer.n_features(), terms);
     }
-    let mut names: Vec<&str> = pairs.iter().map(|(label, _)| label.as_str()).collect();
-    names.sort_unstable();
-    names.dedup();
-    let id = |label: &str| names.binary_search(&label).expect("a known label") as u32;
+    let id = |label: &String| classes.binary_search(label).expect("a class folder") as u32;
     (x, pairs.iter().map(|(label, _)| id(label)).collect())
 }
 
 fn solve(c: &mut Criterion) {
-    let (pairs, terms) = corpus();
-    let (x, labels) = default_rows(&pairs, terms);
-    let classes = labels.iter().max().map_or(0, |&l| l as usize + 1);
+    let (pairs, names, terms) = corpus();
+    let (x, labels) = default_rows(&pairs, &names, terms);
+    let classes = names.len();
     let one_against_rest: Vec<u32> = labels.iter().map(|&l| u32::from(l == 0)).collect();
     let mut group = c.benchmark_group("svm");
     group.sample_size(10);
@@ -76,7 +77,7 @@ fn solve(c: &mut Criterion) {
 }
 
 fn write(c: &mut Criterion) {
-    let (pairs, terms) = corpus();
+    let (pairs, _, terms) = corpus();
     let classifier = TextClassifier::builder(Kind::Svm)
         .fit(pairs)
         .expect("trained");
