@@ -76,6 +76,11 @@ fn the_dual_objective_decreases_and_the_tolerance_is_met() {
     }
 }
 
+/// Class `c`'s weights in a feature-major table of `k` classes (as [`dual::table`] writes).
+fn class_weights(table: &[f32], k: usize, c: usize) -> Vec<f32> {
+    table.iter().skip(c).step_by(k).copied().collect()
+}
+
 #[test]
 fn classes_solved_together_take_the_steps_they_take_alone() {
     let (x, labels) = many_points();
@@ -84,13 +89,11 @@ fn classes_solved_together_take_the_steps_they_take_alone() {
     let cold = |k| vec![Start::cold(); k];
     let mut together = dual::solve(&rows, 0..3, &params, 7, cold(3), |_, _| {});
     let all = dual::table(&rows, std::slice::from_mut(&mut together));
-    let column =
-        |table: &[f32], k, c| -> Vec<f32> { table.iter().skip(c).step_by(k).copied().collect() };
     for c in 0..3 {
         let mut alone = dual::solve(&rows, c..c + 1, &params, 7, cold(1), |_, _| {});
         assert_eq!(alone.convergence[0], together.convergence[c]);
         let one = dual::table(&rows, std::slice::from_mut(&mut alone));
-        assert_eq!(column(&one, c + 1, c), column(&all, 3, c));
+        assert_eq!(class_weights(&one, c + 1, c), class_weights(&all, 3, c));
         assert_eq!(alone.bias[0], together.bias[c]);
         for i in 0..labels.len() {
             assert_eq!(alone.row_alpha(i)[0], together.row_alpha(i)[c]);
@@ -566,20 +569,18 @@ fn classes_take_the_same_steps_in_any_number_of_lanes() {
             alpha: vec![0.0; labels.len()],
         })
         .collect();
-    let column =
-        |table: &[f32], k, c| -> Vec<f32> { table.iter().skip(c).step_by(k).copied().collect() };
     let alone: Vec<_> = (0..6)
         .map(|c| {
             let start = vec![starts[c].clone()];
             let mut solution = dual::solve(&rows, c..c + 1, &tight(), 5, start, |_, _| {});
             let table = dual::table(&rows, std::slice::from_mut(&mut solution));
-            (column(&table, c + 1, c), solution)
+            (class_weights(&table, c + 1, c), solution)
         })
         .collect();
     for k in [2, 3, 6] {
         let (table, together) = solve_all(&rows, k, starts[..k].to_vec());
         for (c, (weights, solution)) in alone.iter().take(k).enumerate() {
-            assert!(column(&table, k, c) == *weights, "class {c} of {k}");
+            assert!(class_weights(&table, k, c) == *weights, "class {c} of {k}");
             assert_eq!(solution.convergence[0], together.convergence[c]);
             assert_eq!(solution.bias[0], together.bias[c]);
             let alpha = (0..labels.len()).map(|i| together.row_alpha(i)[c]);
