@@ -287,6 +287,8 @@ struct Run {
     curve: Vec<(usize, f64)>,
     /// The pool rows labelled, the seed labels first.
     labelled: Vec<usize>,
+    /// How many of `labelled` are seed labels.
+    seeded: usize,
     /// Each class's recall on the test part at the budget.
     recall: Vec<f64>,
 }
@@ -300,6 +302,7 @@ fn simulate(
     budget: usize,
 ) -> bowline::Result<Run> {
     let mut labelled = seed_labels(data, seed);
+    let seeded = labelled.len();
     let mut curve = Vec::new();
     loop {
         let model = fit(data, args.learner, &labelled)?;
@@ -317,6 +320,7 @@ fn simulate(
             return Ok(Run {
                 curve,
                 labelled,
+                seeded,
                 recall,
             });
         }
@@ -441,7 +445,6 @@ fn class_recall(data: &Data, model: &Fitted) -> Vec<f64> {
 /// labels left out), beside the pool's `pool_terms_mean`.
 fn at_budget(data: &Data, runs: &[Run]) -> serde_json::Value {
     let seeds = runs.len().max(1) as f64;
-    let seeded = seed_labels(data, 1).len();
     let mut per_class = serde_json::Map::new();
     for (c, name) in data.names.iter().enumerate() {
         let labels = (runs.iter().flat_map(|r| &r.labelled))
@@ -454,7 +457,7 @@ fn at_budget(data: &Data, runs: &[Run]) -> serde_json::Value {
         );
     }
     let picked: Vec<usize> = (runs.iter())
-        .flat_map(|r| r.labelled.iter().skip(seeded).copied())
+        .flat_map(|r| r.labelled.iter().skip(r.seeded).copied())
         .collect();
     serde_json::json!({"classes": per_class, "picked_terms_mean": mean_terms(data, &picked)})
 }
