@@ -180,10 +180,9 @@ impl Fitter {
                 (Keys::Hashed(columns.into()), df, remap)
             }
             None => {
-                let wanted = vocabulary::within_df_bounds(&df, &self.config, n_docs);
-                let terms = self.interner.into_terms(|id| wanted(&id));
+                let spelling = self.interner.into_spelling();
                 let (terms, df, remap) =
-                    vocabulary::prune(&terms, &df, &total, &self.config, n_docs);
+                    vocabulary::prune(&spelling, &df, &total, &self.config, n_docs);
                 (Keys::Terms(terms), df, remap)
             }
         };

@@ -8,7 +8,7 @@
 //! Looking terms up on the workers instead of on the collecting thread keeps that thread from
 //! becoming the bottleneck (it did: 44% of all samples in a profile of 20news). Ids are handed out
 //! in whatever order the workers meet new terms, which is not deterministic; that is harmless,
-//! because [`super::VocabularyBuilder::finish`] renumbers the final vocabulary in term order.
+//! because [`super::Fitter::finish`] renumbers the final vocabulary in term order.
 
 use std::hash::BuildHasher;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -16,8 +16,9 @@ use std::sync::{PoisonError, RwLock};
 
 use rustc_hash::{FxBuildHasher, FxHashMap};
 
+use super::spelling::{Spelling, WORD};
+#[cfg(any(test, feature = "cluster"))]
 use super::TermList;
-use crate::analyze::ngrams::NGRAM_SEPARATOR;
 
 /// Shards cut lock contention: two workers rarely want the same shard at once.
 const SHARDS: usize = 64;
@@ -90,18 +91,15 @@ impl Interner {
         self.len() == 0
     }
 
-    /// The terms, indexed by id: those `wanted` spelled out (n-grams joined by
-    /// [`NGRAM_SEPARATOR`]), the others left empty.
+    /// What each id stands for, to spell the terms out.
     ///
-    /// The terms go into one [`TermList`] buffer sized in advance, and what each id stands for
-    /// into one array of eight bytes per id: 16 bytes per id in all, where a boxed string per id
-    /// and arrays of optional strings and optional pairs took 44 and a third of a million
-    /// allocations for 20 Newsgroups' 1.4 million bigram ids. That memory was fresh, and on this
-    /// project's virtual machine a fresh page costs a fault and the kernel zeroing it: building
-    /// the SVM's vocabulary took 118 ms instead of 159 (medians of 6 alternating runs).
-    pub(crate) fn into_terms(self, wanted: impl Fn(u32) -> bool) -> TermList {
-        let len = self.len();
-        let mut parts = vec![(WORD, 0u32); len];
+    /// What each id stands for goes into one array of eight bytes per id, where a boxed string
+    /// per id and arrays of optional strings and optional pairs took 44 bytes and a third of a
+    /// million allocations for 20 Newsgroups' 1.4 million bigram ids. That memory was fresh,
+    /// and on this project's virtual machine a fresh page costs a fault and the kernel zeroing
+    /// it.
+    pub(crate) fn into_spelling(self) -> Spelling {
+        let mut parts = vec![(WORD, 0u32); self.len()];
         let mut words = Vec::new();
         for shard in self.shards {
             let map = shard.into_inner().unwrap_or_else(PoisonError::into_inner);
@@ -116,46 +114,14 @@ impl Interner {
                 parts[id as usize] = ((key >> 32) as u32, key as u32);
             }
         }
-        let spelled = (0..len as u32).filter(|&id| wanted(id)).count();
-        // Room for the spelled terms at about a bigram's length, so that the text is seldom
-        // outgrown and copied while it fills; longer n-grams only cost a regrowth.
-        let mean_word = words.iter().map(|w| w.len()).sum::<usize>() / words.len().max(1);
-        let spell = Spelling { words, parts };
-        let mut terms = TermList::with_capacity(len, spelled * (2 * mean_word + 1));
-        let mut text = String::new();
-        for id in 0..len as u32 {
-            text.clear();
-            if wanted(id) {
-                spell.write(id, &mut text);
-            }
-            terms.push(&text);
-        }
-        terms
+        Spelling { words, parts }
     }
-}
 
-/// The left part that marks a word in [`Spelling::parts`]: no n-gram has it, since ids are below
-/// the number of terms, which is below `u32::MAX`.
-const WORD: u32 = u32::MAX;
-
-/// What each id stands for: an n-gram's two parts, or [`WORD`] and the word's place in `words`.
-struct Spelling {
-    words: Vec<Box<str>>,
-    parts: Vec<(u32, u32)>,
-}
-
-impl Spelling {
-    /// Appends the text of term `id`. An n-gram's left part is a shorter n-gram or a word, so
-    /// the recursion is as deep as the n-gram is long.
-    fn write(&self, id: u32, out: &mut String) {
-        match self.parts[id as usize] {
-            (WORD, word) => out.push_str(&self.words[word as usize]),
-            (left, right) => {
-                self.write(left, out);
-                out.push(NGRAM_SEPARATOR);
-                self.write(right, out);
-            }
-        }
+    /// Every term, indexed by id (n-grams joined by [`NGRAM_SEPARATOR`](crate::analyze::ngrams::NGRAM_SEPARATOR)).
+    #[cfg(any(test, feature = "cluster"))]
+    pub(crate) fn into_terms(self) -> TermList {
+        let ids: Vec<u32> = (0..self.len() as u32).collect();
+        self.into_spelling().list(&ids)
     }
 }
 
@@ -175,7 +141,7 @@ mod tests {
         });
         assert_eq!(interner.len(), 700);
         let id = interner.id("w5");
-        let terms = interner.into_terms(|_| true);
+        let terms = interner.into_terms();
         assert_eq!(&terms[id as usize], "w5");
         assert!(terms.iter().all(|t| t.starts_with('w')));
     }
@@ -189,9 +155,9 @@ mod tests {
         assert_eq!(interner.pair_id(a, b), ab);
         let ba = interner.pair_id(b, a);
         assert_eq!(interner.len(), 6);
-        let terms = interner.into_terms(|id| id != ba);
+        let terms = interner.into_terms();
         assert_eq!(&terms[ab as usize], "a b");
         assert_eq!(&terms[abc as usize], "a b c");
-        assert_eq!(&terms[ba as usize], "");
+        assert_eq!(&terms[ba as usize], "b a");
     }
 }

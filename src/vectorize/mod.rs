@@ -23,6 +23,7 @@ mod interner;
 mod matrix;
 #[cfg(feature = "cluster")]
 mod shard;
+mod spelling;
 mod subset;
 pub mod svmlight;
 mod term_list;

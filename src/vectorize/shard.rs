@@ -21,7 +21,7 @@ pub(crate) struct CountedShard {
 impl Fitter {
     /// The documents counted so far, to be added to another fitter.
     pub(crate) fn into_shard(self) -> CountedShard {
-        let terms = self.interner.into_terms(|_| true);
+        let terms = self.interner.into_terms();
         // Hashed rows are kept over this fitter's own ids for the columns: they travel over the
         // hashed columns themselves, the same in every fitter.
         let hashed = self.rows.hashed.as_ref().map(|ids| ids.columns().to_vec());

@@ -64,6 +64,16 @@ impl TermList {
         self.index = LazyIndex::default();
     }
 
+    /// Appends the terms of `other`.
+    pub(crate) fn append(&mut self, other: TermList) {
+        let offset = self.text_len() as u64;
+        self.text.to_mut().extend_from_slice(&other.text);
+        let ends = other.ends.iter().map(|&end| end + offset);
+        self.ends.to_mut().extend(ends);
+        self.checked &= other.checked;
+        self.index = LazyIndex::default();
+    }
+
     /// Term `j`'s bytes; empty when the ends do not fit the text (a damaged file).
     pub(super) fn term_bytes(&self, j: usize) -> &[u8] {
         let start = if j == 0 { 0 } else { self.ends[j - 1] };

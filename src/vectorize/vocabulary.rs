@@ -5,6 +5,33 @@ use rayon::slice::ParallelSliceMut;
 use super::config::VectorizerConfig;
 use super::TermList;
 
+/// Terms by provisional id, as pruning reads them: spelled out in a list, or still as the
+/// interner's parts.
+pub(crate) trait TermSource {
+    /// Number of provisional ids.
+    fn count(&self) -> usize;
+
+    /// The ids sorted by their terms' bytes, with those terms in that order.
+    fn sorted(&self, ids: Vec<u32>) -> (Vec<u32>, TermList);
+}
+
+impl TermSource for TermList {
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    fn sorted(&self, mut ids: Vec<u32>) -> (Vec<u32>, TermList) {
+        sort_by_term(&mut ids, self);
+        let bytes = ids
+            .iter()
+            .map(|&id| self.term_bytes(id as usize).len())
+            .sum();
+        let mut list = TermList::with_capacity(ids.len(), bytes);
+        ids.iter().for_each(|&id| list.push(&self[id as usize]));
+        (ids, list)
+    }
+}
+
 /// Applies `min_df`, `max_df` and `max_features` to the terms (indexed by provisional id) and
 /// sorts the survivors by term.
 ///
@@ -12,35 +39,46 @@ use super::TermList;
 /// final id (`u32::MAX` for a pruned term). `max_features` keeps the terms with the highest total
 /// count, ties broken by term, so the result never depends on input order or thread timing.
 pub fn prune(
-    terms: &TermList,
+    terms: &impl TermSource,
     df: &[u32],
     total: &[u64],
     config: &VectorizerConfig,
     n_docs: u32,
 ) -> (TermList, Vec<u32>, Vec<u32>) {
     let df_of = |id: u32| df.get(id as usize).copied().unwrap_or(0);
-    let mut kept: Vec<u32> = (0..terms.len() as u32)
+    let mut kept: Vec<u32> = (0..terms.count() as u32)
         .filter(within_df_bounds(df, config, n_docs))
         .collect();
-    if let Some(limit) = config.max_features {
-        if kept.len() > limit {
-            kept.sort_unstable_by(|&a, &b| {
-                let (a, b) = (a as usize, b as usize);
-                total[b]
-                    .cmp(&total[a])
-                    .then_with(|| terms[a].cmp(&terms[b]))
-            });
-            kept.truncate(limit);
-        }
+    if let Some(limit) = config.max_features.filter(|&limit| kept.len() > limit) {
+        kept = most_frequent(terms, kept, total, limit);
     }
-    sort_by_term(&mut kept, terms);
-    let mut remap = vec![u32::MAX; terms.len()];
+    let (kept, names) = terms.sorted(kept);
+    let mut remap = vec![u32::MAX; terms.count()];
     for (new, &old) in kept.iter().enumerate() {
         remap[old as usize] = new as u32;
     }
     let kept_df = kept.iter().map(|&id| df_of(id)).collect();
-    let names = kept.iter().map(|&id| &terms[id as usize]).collect();
     (names, kept_df, remap)
+}
+
+/// The `limit` ids of `ids` with the highest totals, ties broken by term, in no order. Only the
+/// ties at the lowest total kept need their terms.
+fn most_frequent(terms: &impl TermSource, ids: Vec<u32>, total: &[u64], limit: usize) -> Vec<u32> {
+    let total_of = |id: u32| total.get(id as usize).copied().unwrap_or(0);
+    let mut totals: Vec<u64> = ids.iter().map(|&id| total_of(id)).collect();
+    let (_, &mut bound, _) = totals.select_nth_unstable_by(limit - 1, |a, b| b.cmp(a));
+    let mut kept: Vec<u32> = ids
+        .iter()
+        .copied()
+        .filter(|&id| total_of(id) > bound)
+        .collect();
+    let tied = ids
+        .into_iter()
+        .filter(|&id| total_of(id) == bound)
+        .collect();
+    let (tied, _) = terms.sorted(tied);
+    kept.extend(tied.into_iter().take(limit - kept.len()));
+    kept
 }
 
 /// Prunes hashed columns by document frequency: `columns[id]` is the hashed column of provisional
