@@ -27,8 +27,9 @@ const SHARDS: usize = 64;
 #[derive(Debug)]
 pub struct Interner {
     shards: Vec<RwLock<FxHashMap<Box<str>, u32>>>,
-    /// `(left << 32) | right` → id of the n-gram that joins `left` and `right`.
-    pairs: Vec<RwLock<FxHashMap<u64, u32>>>,
+    /// `(left, right)` → id of the n-gram that joins `left` and `right`: twelve bytes an entry,
+    /// where a `u64` key took sixteen.
+    pairs: Vec<RwLock<FxHashMap<(u32, u32), u32>>>,
     next: AtomicU32,
 }
 
@@ -53,7 +54,10 @@ where
     K: std::borrow::Borrow<Q> + std::hash::Hash + Eq,
     Q: std::hash::Hash + Eq + ?Sized,
 {
-    let shard = &shards[FxBuildHasher.hash_one(key) as usize % SHARDS];
+    // The shard's map hashes the key the same way: it picks the first bucket by the hash's low
+    // bits and tags the entry with its top seven. A shard picked by the low bits gave all its
+    // keys the same first bucket modulo 64, crowding the probes; the middle bits pick it.
+    let shard = &shards[(FxBuildHasher.hash_one(key) >> 32) as usize % SHARDS];
     // The maps are only ever inserted into, so a map left by a panicking thread is still
     // consistent and the poison flag can be ignored.
     if let Some(&id) = shard
@@ -77,7 +81,7 @@ impl Interner {
     /// The id of the n-gram made of the n-gram (or word) `left` followed by the word `right`,
     /// assigning the next free one if it is new. Both must be ids from this interner.
     pub(crate) fn pair_id(&self, left: u32, right: u32) -> u32 {
-        let key = u64::from(left) << 32 | u64::from(right);
+        let key = (left, right);
         intern(&self.pairs, &key, |&key| key, &self.next)
     }
 
@@ -111,7 +115,7 @@ impl Interner {
         for shard in self.pairs {
             let map = shard.into_inner().unwrap_or_else(PoisonError::into_inner);
             for (key, id) in map {
-                parts[id as usize] = ((key >> 32) as u32, key as u32);
+                parts[id as usize] = key;
             }
         }
         Spelling { words, parts }
