@@ -1,11 +1,13 @@
-//! Criterion benchmarks: each analysis stage on its own, the fused analysis, counting, and the
-//! whole fit through the pipeline, and writing the fitted rows as svmlight text.
+//! Criterion benchmarks: each analysis stage on its own, the fused analysis, counting, the whole
+//! fit through the pipeline (English words, and the default analysis), the default vocabulary's
+//! pruning and sorting, and writing the fitted rows as svmlight text.
 //!
 //! Input: 20 Newsgroups train from `../shared/corpora` when it is there (the figures in benches/README.md),
 //! otherwise the project's own `corpora/`. Each benchmark first asserts a known count, so a
 //! change that makes a stage faster by doing less work fails instead of looking good.
 
 use std::hint::black_box;
+use std::time::Duration;
 
 use bowline::analyze::{
     lowercase::lowercase, ngrams::ngrams, tokenize::tokenize, Analyzer, AnalyzerConfig, Language,
@@ -15,7 +17,7 @@ use bowline::corpus;
 use bowline::flow::{fit_stages, run_stages};
 use bowline::pipeline::PipelineConfig;
 use bowline::vectorize::{svmlight::SvmlightWriter, Fitter, VectorizerConfig};
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion, SamplingMode, Throughput};
 
 // The same allocator as the `bowline` binary, so the figures are the product's.
 #[global_allocator]
@@ -121,45 +123,83 @@ fn english_words() -> AnalyzerConfig {
     }
 }
 
+/// The corpus counted by a fit's pipeline stages on 2 threads, fused or staged: the fitter
+/// holds the interned terms and the rows, before the vocabulary is pruned and sorted.
+fn counted(texts: &[String], analyzer: &Analyzer, fused: bool) -> Fitter {
+    let entries = texts.iter().cloned().map(|text| {
+        let document = corpus::Document {
+            text,
+            ..Default::default()
+        };
+        corpus::Entry::loaded(document, 0)
+    });
+    let entries = Box::new(entries.collect::<Vec<_>>().into_iter());
+    let mut fitter = Fitter::new(VectorizerConfig::default()).expect("fitter");
+    let (interner, rows) = fitter.parts();
+    let stages = fit_stages(analyzer, interner, u64::MAX, fused);
+    let config = PipelineConfig::with_threads(fused, 2);
+    run_stages(entries, &config, stages, |item| {
+        rows.push(item.counted);
+        Ok(())
+    })
+    .expect("pipeline");
+    fitter
+}
+
+/// Terms of the default analysis (stemmed words and word pairs, no stop words) on the corpus.
+fn default_terms(texts: &[String]) -> usize {
+    if texts.len() > 1000 {
+        1_087_830
+    } else {
+        1_202
+    }
+}
+
 fn end_to_end(c: &mut Criterion) {
     let (texts, _) = corpus();
     let bytes: usize = texts.iter().map(String::len).sum();
-    let analyzer = Analyzer::new(english_words()).expect("analyzer");
+    let words = Analyzer::new(english_words()).expect("analyzer");
+    let default = Analyzer::new(AnalyzerConfig::default()).expect("analyzer");
     let mut group = c.benchmark_group("fit");
     group
         .sample_size(10)
         .throughput(Throughput::Bytes(bytes as u64));
-    for (name, fused) in [("fused", true), ("staged", false)] {
-        let config = PipelineConfig::with_threads(fused, 2);
+    for (name, analyzer, fused) in [
+        ("fused", &words, true),
+        ("staged", &words, false),
+        ("default", &default, true),
+    ] {
         group.bench_function(name, |b| {
             b.iter(|| {
-                let entries = texts.iter().cloned().map(|text| {
-                    corpus::Entry::loaded(
-                        corpus::Document {
-                            text,
-                            ..Default::default()
-                        },
-                        0,
-                    )
-                });
-                let mut fitter = Fitter::new(VectorizerConfig::default()).expect("fitter");
-                let (interner, rows) = fitter.parts();
-                let stages = fit_stages(&analyzer, interner, u64::MAX, fused);
-                run_stages(
-                    Box::new(entries.collect::<Vec<_>>().into_iter()),
-                    &config,
-                    stages,
-                    |item| {
-                        rows.push(item.counted);
-                        Ok(())
-                    },
-                )
-                .expect("pipeline");
-                let (_, matrix) = fitter.finish(analyzer.config().clone()).expect("finish");
+                let fitter = counted(&texts, analyzer, fused);
+                let (vectorizer, matrix) =
+                    fitter.finish(analyzer.config().clone()).expect("finish");
                 assert_eq!(matrix.rows(), texts.len());
+                if name == "default" {
+                    assert_eq!(vectorizer.n_features(), default_terms(&texts));
+                }
             })
         });
     }
+    group.finish();
+    // Pruning and sorting the vocabulary alone, from a fresh count each time (not timed).
+    let mut group = c.benchmark_group("vocabulary");
+    group
+        .sample_size(10)
+        .sampling_mode(SamplingMode::Flat)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(1));
+    group.bench_function("default", |b| {
+        b.iter_batched(
+            || counted(&texts, &default, true),
+            |fitter| {
+                let finished = fitter.finish_rows(default.config().clone());
+                let (vectorizer, _) = finished.expect("finish");
+                assert_eq!(vectorizer.n_features(), default_terms(&texts));
+            },
+            BatchSize::PerIteration,
+        )
+    });
     group.finish();
 }
 
