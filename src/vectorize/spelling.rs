@@ -160,28 +160,51 @@ impl TermSource for Spelling {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::HashMap;
+
     use proptest::prelude::*;
 
     use super::*;
-    use crate::vectorize::Interner;
 
-    /// Interns every term of `terms` (words joined by the separator) and gives the spelling with
-    /// the terms' ids.
+    /// Builds what an interner's spelling of `terms` (each a list of words) would hold, giving
+    /// each word and each n-gram's prefixes ids as an interner does, and the terms' ids.
     fn interned(terms: &[Vec<String>]) -> (Spelling, Vec<u32>) {
-        let interner = Interner::default();
-        let mut ids: Vec<u32> = terms
+        let mut spelling = Spelling {
+            words: Vec::new(),
+            parts: Vec::new(),
+        };
+        let mut ids: HashMap<Vec<String>, u32> = HashMap::new();
+        let mut id_of = |gram: &[String], spelling: &mut Spelling| -> u32 {
+            if let Some(&id) = ids.get(gram) {
+                return id;
+            }
+            let part = match gram {
+                [word] => {
+                    spelling.words.push(word.as_str().into());
+                    (WORD, spelling.words.len() as u32 - 1)
+                }
+                _ => (ids[&gram[..gram.len() - 1]], ids[&gram[gram.len() - 1..]]),
+            };
+            spelling.parts.push(part);
+            let id = spelling.parts.len() as u32 - 1;
+            ids.insert(gram.to_vec(), id);
+            id
+        };
+        let mut kept: Vec<u32> = terms
             .iter()
             .map(|words| {
-                let mut id = interner.id(&words[0]);
-                for word in &words[1..] {
-                    id = interner.pair_id(id, interner.id(word));
-                }
-                id
+                words
+                    .iter()
+                    .for_each(|w| _ = id_of(std::slice::from_ref(w), &mut spelling));
+                (1..=words.len())
+                    .map(|n| id_of(&words[..n], &mut spelling))
+                    .last()
+                    .unwrap_or_default()
             })
             .collect();
-        ids.sort_unstable();
-        ids.dedup();
-        (interner.into_spelling(), ids)
+        kept.sort_unstable();
+        kept.dedup();
+        (spelling, kept)
     }
 
     /// The ids sorted by their spelled text, as a plain string sort orders them.
