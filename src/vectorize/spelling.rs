@@ -139,8 +139,9 @@ fn spell_keys(keyed: &[(u64, u32)], words: &TermList, bits: u32) -> TermList {
             list
         })
         .collect();
-    let mut terms = TermList::default();
-    lists.into_iter().for_each(|list| terms.append(list));
+    let mut lists = lists.into_iter();
+    let mut terms = lists.next().unwrap_or_default();
+    lists.for_each(|list| terms.append(list));
     terms
 }
 
@@ -223,8 +224,9 @@ mod tests {
 
     #[test]
     fn terms_sort_as_their_text_with_prefixes_first() {
+        // Empty words (the last two) sort first, and the separator still follows them.
         let terms: Vec<Vec<String>> = [
-            "ab c", "a b", "a", "ab", "a bc", "a b c", "é", "b", "a b a", "3.14", "can't",
+            "ab c", "a b", "a", "ab", "a bc", "a b c", "é", "b", "a b a", "3.14", "can't", " ", "",
         ]
         .iter()
         .map(|t| t.split(' ').map(str::to_owned).collect())
@@ -232,7 +234,7 @@ mod tests {
         let (spelling, ids) = interned(&terms);
         assert!(spelling.sorted_by_keys(&ids).is_some());
         let expected = [
-            "3.14", "a", "a b", "a b a", "a b c", "a bc", "ab", "ab c", "b", "can't", "é",
+            "", " ", "3.14", "a", "a b", "a b a", "a b c", "a bc", "ab", "ab c", "b", "can't", "é",
         ];
         assert_eq!(sorted(&spelling, &ids), expected);
     }

@@ -65,8 +65,11 @@ pub fn prune(
 /// ties at the lowest total kept need their terms.
 fn most_frequent(terms: &impl TermSource, ids: Vec<u32>, total: &[u64], limit: usize) -> Vec<u32> {
     let total_of = |id: u32| total.get(id as usize).copied().unwrap_or(0);
+    let Some(last) = limit.checked_sub(1) else {
+        return Vec::new();
+    };
     let mut totals: Vec<u64> = ids.iter().map(|&id| total_of(id)).collect();
-    let (_, &mut bound, _) = totals.select_nth_unstable_by(limit - 1, |a, b| b.cmp(a));
+    let (_, &mut bound, _) = totals.select_nth_unstable_by(last, |a, b| b.cmp(a));
     let mut kept: Vec<u32> = ids
         .iter()
         .copied()
