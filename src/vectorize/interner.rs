@@ -95,13 +95,11 @@ impl Interner {
         self.len() == 0
     }
 
-    /// What each id stands for, to spell the terms out.
-    ///
-    /// What each id stands for goes into one array of eight bytes per id, where a boxed string
-    /// per id and arrays of optional strings and optional pairs took 44 bytes and a third of a
-    /// million allocations for 20 Newsgroups' 1.4 million bigram ids. That memory was fresh,
-    /// and on this project's virtual machine a fresh page costs a fault and the kernel zeroing
-    /// it.
+    /// What each id stands for, to spell the terms out: one array of eight bytes per id, where
+    /// a boxed string per id and arrays of optional strings and optional pairs took 44 bytes
+    /// and a third of a million allocations for 20 Newsgroups' 1.4 million bigram ids. That
+    /// memory was fresh, and on this project's virtual machine a fresh page costs a fault and
+    /// the kernel zeroing it.
     pub(crate) fn into_spelling(self) -> Spelling {
         let mut parts = vec![(WORD, 0u32); self.len()];
         let mut words = Vec::new();
@@ -121,7 +119,8 @@ impl Interner {
         Spelling { words, parts }
     }
 
-    /// Every term, indexed by id (n-grams joined by [`NGRAM_SEPARATOR`](crate::analyze::ngrams::NGRAM_SEPARATOR)).
+    /// Every term, indexed by id, n-grams joined by
+    /// [`NGRAM_SEPARATOR`](crate::analyze::ngrams::NGRAM_SEPARATOR).
     #[cfg(any(test, feature = "cluster"))]
     pub(crate) fn into_terms(self) -> TermList {
         let ids: Vec<u32> = (0..self.len() as u32).collect();

@@ -95,17 +95,13 @@ impl Spelling {
         // Terms are unique, and so are their keys.
         keyed.par_sort_unstable_by_key(|&(key, _)| key);
         let words: TermList = order.iter().map(|&w| &self.words[w as usize]).collect();
-        let terms = spell_keys(&keyed, &words, bits);
+        let terms = self.spell_keys(&keyed, &words, bits);
         Some((keyed.into_iter().map(|(_, id)| id).collect(), terms))
     }
 
     /// The terms of `ids`, in that order, spelled from their parts.
     pub(super) fn list(&self, ids: &[u32]) -> TermList {
-        // Room for the terms at about a bigram's length, so that the text is seldom outgrown
-        // and copied while it fills; longer n-grams only cost a regrowth.
-        let words = self.words.iter().map(|w| w.len()).sum::<usize>();
-        let mean_word = words / self.words.len().max(1);
-        let mut terms = TermList::with_capacity(ids.len(), ids.len() * (2 * mean_word + 1));
+        let mut terms = self.room_for(ids.len());
         let mut text = String::new();
         for &id in ids {
             text.clear();
@@ -114,35 +110,44 @@ impl Spelling {
         }
         terms
     }
-}
 
-/// The terms that sorted `keyed` stand for, in their order, spelled from `words` (by rank) in
-/// parallel chunks. The keys stream past in order and the words are a small table, where
-/// spelling from the parts read both at random over the whole id space.
-fn spell_keys(keyed: &[(u64, u32)], words: &TermList, bits: u32) -> TermList {
-    let chunk = keyed.len().div_ceil(rayon::current_num_threads()).max(1);
-    let lists: Vec<TermList> = (keyed.par_chunks(chunk))
-        .map(|keyed| {
-            let mut list = TermList::with_capacity(keyed.len(), keyed.len() * 16);
-            let mut text = String::new();
-            for &(mut key, _) in keyed {
-                text.clear();
-                text.push_str(&words[(key >> (u64::BITS - bits)) as usize - 1]);
-                key <<= bits;
-                while key != 0 {
-                    text.push(NGRAM_SEPARATOR);
-                    text.push_str(&words[(key >> (u64::BITS - bits)) as usize - 1]);
+    /// An empty list with room for `terms` terms at about a bigram's length each, so that its
+    /// text is seldom outgrown and copied while it fills; longer n-grams only cost a regrowth.
+    fn room_for(&self, terms: usize) -> TermList {
+        let bytes = self.words.iter().map(|w| w.len()).sum::<usize>();
+        let mean_word = bytes / self.words.len().max(1);
+        TermList::with_capacity(terms, terms * (2 * mean_word + 1))
+    }
+
+    /// The terms that sorted `keyed` stand for, in their order, spelled from `words` (by rank)
+    /// in parallel chunks. The keys stream past in order and the words are a small table, where
+    /// spelling from the parts read both at random over the whole id space.
+    fn spell_keys(&self, keyed: &[(u64, u32)], words: &TermList, bits: u32) -> TermList {
+        let chunk = keyed.len().div_ceil(rayon::current_num_threads()).max(1);
+        let first_word = |key: u64| &words[(key >> (u64::BITS - bits)) as usize - 1];
+        let lists: Vec<TermList> = (keyed.par_chunks(chunk))
+            .map(|keyed| {
+                let mut list = self.room_for(keyed.len());
+                let mut text = String::new();
+                for &(mut key, _) in keyed {
+                    text.clear();
+                    text.push_str(first_word(key));
                     key <<= bits;
+                    while key != 0 {
+                        text.push(NGRAM_SEPARATOR);
+                        text.push_str(first_word(key));
+                        key <<= bits;
+                    }
+                    list.push(&text);
                 }
-                list.push(&text);
-            }
-            list
-        })
-        .collect();
-    let mut lists = lists.into_iter();
-    let mut terms = lists.next().unwrap_or_default();
-    lists.for_each(|list| terms.append(list));
-    terms
+                list
+            })
+            .collect();
+        let mut lists = lists.into_iter();
+        let mut terms = lists.next().unwrap_or_default();
+        lists.for_each(|list| terms.append(list));
+        terms
+    }
 }
 
 impl TermSource for Spelling {
