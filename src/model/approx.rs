@@ -22,7 +22,7 @@ use crate::error::{Error, Result};
 use crate::vectorize::Matrix;
 
 /// The most features a map may give (`--components`): a Nyström map's kernel matrix of the
-/// landmarks and its eigenvectors are M² values each, 800 MB at this bound.
+/// landmarks, its factor's inverse and the map are up to M² values each, 800 MB at this bound.
 pub const MAX_COMPONENTS: usize = 10_000;
 /// The most values the reservoir of an approximated SVM keeps: 16 MB as the reservoir stores
 /// them (a u32 column and an f32 value each); 524 rows at M = 4,000.

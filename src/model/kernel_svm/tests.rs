@@ -1,6 +1,6 @@
 use super::*;
 use crate::model::random::SplitMix;
-use crate::vectorize::{MatrixBuilder, SparseRow};
+use crate::vectorize::{pick_rows, MatrixBuilder, SparseRow};
 
 /// `rows` random rows of `columns` columns, each entry non-zero with probability ½.
 fn random_matrix(rows: usize, columns: usize, seed: u64) -> Matrix {
@@ -62,16 +62,70 @@ fn nystroem_features_reproduce_the_kernel_on_the_landmarks() {
     let x = random_matrix(40, 10, 7);
     for kernel in [rbf(0.5), Kernel::new(KernelKind::Linear)] {
         let nystroem = Nystroem::fit(&x, &kernel, 12, 3).unwrap();
-        let landmarks = nystroem.landmarks();
-        let features = nystroem.transform(landmarks).unwrap();
-        let expected = exact_kernel(&nystroem.kernel(), landmarks, landmarks);
-        let found = inner_products(&features);
-        for (a, row) in expected.iter().enumerate() {
-            for (b, k) in row.iter().enumerate() {
-                assert!((found[a][b] - k).abs() < 1e-9, "{kernel:?} {a},{b}");
-            }
+        assert_reproduces_the_kernel(&nystroem, nystroem.landmarks());
+    }
+}
+
+/// Asserts that the features of the rows of `x` reproduce their kernel, up to 1e-9.
+fn assert_reproduces_the_kernel(nystroem: &Nystroem, x: &Matrix) {
+    let found = inner_products(&nystroem.transform(x).unwrap());
+    let expected = exact_kernel(&nystroem.kernel(), x, x);
+    for (a, row) in expected.iter().enumerate() {
+        for (b, k) in row.iter().enumerate() {
+            assert!(
+                (found[a][b] - k).abs() < 1e-9,
+                "{:?} {a},{b}",
+                nystroem.kernel()
+            );
         }
     }
+}
+
+/// Landmarks that repeat make their kernel matrix singular: the map keeps one feature per
+/// distinct landmark, and still reproduces the kernel on every row.
+#[test]
+fn nystroem_keeps_one_feature_per_distinct_landmark() {
+    let distinct = random_matrix(5, 10, 9);
+    let repeated: Vec<usize> = (0..20).map(|i| i % 5).collect();
+    let x = pick_rows(&distinct, &repeated).unwrap();
+    let nystroem = Nystroem::fit(&x, &rbf(0.5), 20, 3).unwrap();
+    assert_eq!((nystroem.components(), nystroem.features()), (20, 5));
+    assert_reproduces_the_kernel(&nystroem, &x);
+}
+
+/// A map saved by an earlier version came from an eigendecomposition and is not triangular:
+/// multiplied in full, in batches and row by row, it gives its own features. Here it is the
+/// fitted map with its features in reverse order.
+#[test]
+fn a_nystroem_map_that_is_not_triangular_is_multiplied_in_full() {
+    let x = random_matrix(40, 10, 7);
+    let fitted = Nystroem::fit(&x, &rbf(0.5), 12, 3).unwrap();
+    let reversed = fitted.with_features_reversed();
+    let (ours, theirs) = (fitted.transform_dense(&x), reversed.transform_dense(&x));
+    let r = fitted.features();
+    let mut row = vec![0.0; r];
+    for (i, (ours, theirs)) in ours.chunks(r).zip(theirs.chunks(r)).enumerate() {
+        let (indices, values) = matrix_row(&x, i);
+        reversed.transform_row(indices, values, &mut row);
+        for f in 0..r {
+            assert!((ours[f] - theirs[r - 1 - f]).abs() < 1e-12, "{i}, {f}");
+            assert!((row[f] - theirs[f]).abs() < 1e-12, "{i}, {f}");
+        }
+    }
+}
+
+/// A polynomial kernel with a negative constant is no kernel: a document's value with itself
+/// can be negative, and the map refuses it, naming the flags to change.
+#[test]
+fn nystroem_refuses_a_kernel_that_is_not_positive_semi_definite() {
+    let x = random_matrix(20, 10, 5);
+    let kernel = Kernel {
+        gamma: Gamma::Value(1.0),
+        coef0: -5.0,
+        ..Kernel::new(KernelKind::Poly)
+    };
+    let error = Nystroem::fit(&x, &kernel, 10, 3).unwrap_err().to_string();
+    assert!(error.contains("--coef0"), "{error}");
 }
 
 #[test]
