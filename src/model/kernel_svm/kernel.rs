@@ -193,59 +193,6 @@ pub(crate) fn squared_norms(x: &Matrix) -> Vec<f64> {
         .collect()
 }
 
-/// One row spread over a dense array, so that its dot product with a sparse row costs that row's
-/// non-zeros rather than a merge of both rows' columns.
-#[derive(Default)]
-pub(crate) struct Scatter {
-    dense: Vec<f64>,
-}
-
-impl Scatter {
-    /// A zero row of `columns` columns.
-    pub(crate) fn new(columns: usize) -> Self {
-        Scatter {
-            dense: vec![0.0; columns],
-        }
-    }
-
-    /// Makes room for at least `columns` columns. A longer scratch row gives the same dot
-    /// products, since the rows it is compared with have no entries past their own columns.
-    pub(crate) fn reserve_columns(&mut self, columns: usize) {
-        if self.dense.len() < columns {
-            self.dense.resize(columns, 0.0);
-        }
-    }
-
-    /// Spreads the row (`indices`, `values`); columns past the scratch row's are dropped, since
-    /// no row it is compared with has them.
-    pub(crate) fn load(&mut self, indices: &[u32], values: &[f64]) {
-        for (&j, &v) in indices.iter().zip(values) {
-            if let Some(slot) = self.dense.get_mut(j as usize) {
-                *slot = v;
-            }
-        }
-    }
-
-    /// Zeroes what [`Scatter::load`] spread of the same row.
-    pub(crate) fn clear(&mut self, indices: &[u32]) {
-        for &j in indices {
-            if let Some(slot) = self.dense.get_mut(j as usize) {
-                *slot = 0.0;
-            }
-        }
-    }
-
-    /// The dot product of the loaded row with (`indices`, `values`).
-    #[inline]
-    pub(crate) fn dot(&self, indices: &[u32], values: &[f64]) -> f64 {
-        indices
-            .iter()
-            .zip(values)
-            .map(|(&j, &v)| self.dense.get(j as usize).map_or(0.0, |d| d * v))
-            .sum()
-    }
-}
-
 /// A matrix of `rows` rows of `width` values each, from their row-major `values`, with exact
 /// zeros left out. The values' buffer becomes the matrix's, compacted in place, and the column
 /// ids are allocated once at their final size: a map of thousands of features makes a matrix of
@@ -277,7 +224,7 @@ pub(crate) fn dense_matrix(mut values: Vec<f64>, rows: usize, width: usize) -> R
 /// index), so that the dot products of one row with every row of the matrix cost the postings
 /// of that row's columns: only the pairs of entries that share a column, where a dot product per
 /// row would walk each row's every entry.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) struct Postings {
     /// Column j is entries `starts[j]..starts[j + 1]` of `rows` and `values`.
     starts: Vec<usize>,

@@ -16,7 +16,7 @@ use faer::{Mat, MatRef};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::kernel::{dense_matrix, squared_norms, Kernel, KernelFunction, Scatter};
+use super::kernel::{dense_matrix, squared_norms, Kernel, KernelFunction, Postings};
 use crate::error::{Error, Result};
 use crate::model::random::SplitMix;
 use crate::packed::Table;
@@ -27,11 +27,8 @@ use crate::vectorize::{matrix_row, pick_rows, renumber, Matrix, SparseRow};
 const BLOCK: usize = 256;
 
 thread_local! {
-    /// One thread's scratch row (as wide as the vocabulary) and kernel values, kept between
-    /// documents: zeroing a vocabulary-wide row for every document of a stream cost more than
-    /// the kernel values themselves.
-    static ROW_SCRATCH: std::cell::RefCell<(Scatter, Vec<f64>)> =
-        std::cell::RefCell::new((Scatter::new(0), Vec::new()));
+    /// One thread's kernel values of a row, kept between the documents of a stream.
+    static ROW_SCRATCH: std::cell::RefCell<Vec<f64>> = std::cell::RefCell::default();
 }
 
 /// A fitted Nyström map.
@@ -48,6 +45,13 @@ pub struct Nystroem {
     /// fitted by [`inverse_factor`] is (its landmarks come in pivot order). A map saved by an
     /// earlier version, from an eigendecomposition, is dense and multiplied in full.
     triangular: bool,
+    /// The inverted index of the landmarks the map reads ([`Nystroem::landmarks_used`]), so a
+    /// row's dot products with them cost only the landmarks' entries in the row's columns. Each
+    /// dot product still sums its products in column order, as a walk over the landmark's own
+    /// entries would, so the values are the same. With 20 Newsgroups' default features a row
+    /// shares few of its columns with each landmark's hundreds: 5-fold `cv` with 1,000
+    /// landmarks took 28.5 s against 53.9 s with a walk over every landmark's entries.
+    postings: Postings,
 }
 
 /// What a model file holds of a Nyström map: the landmarks as CSR arrays and the map, as
@@ -107,14 +111,17 @@ impl TryFrom<Stored> for Nystroem {
         }
         stored.kernel.check().map_err(|e| e.to_string())?;
         let map = stored.map.to_vec();
-        Ok(Nystroem {
+        let mut nystroem = Nystroem {
             kernel: stored.kernel,
             landmark_squares: squared_norms(&landmarks),
             triangular: is_triangular(&map, stored.rank),
+            postings: Postings::default(),
             landmarks,
             map,
             rank: stored.rank,
-        })
+        };
+        nystroem.index();
+        Ok(nystroem)
     }
 }
 
@@ -141,7 +148,9 @@ impl Nystroem {
             map: Vec::new(),
             rank: 0,
             triangular: false,
+            postings: Postings::default(),
         };
+        nystroem.index();
         let m = order.len();
         let mut gram = vec![0.0; m * m];
         gram.par_chunks_mut(BLOCK * m)
@@ -154,6 +163,7 @@ impl Nystroem {
         nystroem.landmarks = pick_rows(&nystroem.landmarks, &pivots)?;
         nystroem.landmark_squares = squared_norms(&nystroem.landmarks);
         (nystroem.map, nystroem.rank, nystroem.triangular) = (map, rank, true);
+        nystroem.index();
         Ok(nystroem)
     }
 
@@ -192,27 +202,33 @@ impl Nystroem {
         }
     }
 
-    /// K(x_i, landmark l) for rows `rows` of `x` and the first landmarks, into `out`
+    /// Indexes the landmarks the map reads.
+    fn index(&mut self) {
+        let used = self
+            .landmarks
+            .slice_outer(0..self.landmarks_used())
+            .to_owned();
+        self.postings = Postings::new(&used);
+    }
+
+    /// K(x_i, landmark l) for rows `rows` of `x` and the landmarks the map reads, into `out`
     /// (row-major, [`Nystroem::landmarks_used`] per row).
     fn landmark_values(&self, x: &Matrix, rows: std::ops::Range<usize>, out: &mut [f64]) {
-        let mut scatter = Scatter::new(self.landmarks.cols());
         for (i, slots) in rows.zip(out.chunks_mut(self.landmarks_used().max(1))) {
             let (indices, values) = matrix_row(x, i);
-            self.row_values(&mut scatter, indices, values, slots);
+            self.row_values(indices, values, slots);
         }
     }
 
-    /// K(x, landmark l) for one row (`indices`, `values`) and the first `out.len()` landmarks,
-    /// into `out`, through the scratch row `scatter`, which it leaves zero.
-    fn row_values(&self, scatter: &mut Scatter, indices: &[u32], values: &[f64], out: &mut [f64]) {
+    /// K(x, landmark l) for one row (`indices`, `values`) and the landmarks the map reads, into
+    /// `out` ([`Nystroem::landmarks_used`] long).
+    fn row_values(&self, indices: &[u32], values: &[f64], out: &mut [f64]) {
         let square: f64 = values.iter().map(|v| v * v).sum();
-        scatter.load(indices, values);
+        out.fill(0.0);
+        self.postings.add_dots(indices, values, 0, out);
         for (l, slot) in out.iter_mut().enumerate() {
-            let (lj, lv) = matrix_row(&self.landmarks, l);
-            let dot = scatter.dot(lj, lv);
-            *slot = self.kernel.value(dot, square, self.landmark_squares[l]);
+            *slot = self.kernel.value(*slot, square, self.landmark_squares[l]);
         }
-        scatter.clear(indices);
     }
 
     /// The features of every row of `x`, row-major, [`Nystroem::features`] per row: blocks of
@@ -258,10 +274,9 @@ impl Nystroem {
     /// The features of one row (`indices`, `values`), into `out` ([`Nystroem::features`]
     /// long); columns the map was not fitted on are left out.
     pub fn transform_row(&self, indices: &[u32], values: &[f64], out: &mut [f64]) {
-        ROW_SCRATCH.with_borrow_mut(|(scatter, kernel)| {
-            scatter.reserve_columns(self.landmarks.cols());
+        ROW_SCRATCH.with_borrow_mut(|kernel| {
             kernel.resize(self.landmarks_used(), 0.0);
-            self.row_values(scatter, indices, values, kernel);
+            self.row_values(indices, values, kernel);
             out.fill(0.0);
             let map_rows = self.map.chunks(self.rank.max(1));
             for (a, (k, map_row)) in kernel.iter().zip(map_rows).enumerate() {
@@ -295,6 +310,7 @@ impl Nystroem {
             builder.push(&row);
         }
         self.landmarks = builder.finish(features)?;
+        self.index();
         Ok(())
     }
 }
