@@ -109,6 +109,19 @@ pub enum FeatureMap {
 }
 
 impl FeatureMap {
+    /// Fits the map on the weighted rows `x`, drawing with `seed`, and maps them.
+    pub fn fit_transform(x: &Matrix, params: &ApproxParams, seed: u64) -> Result<(Self, Matrix)> {
+        params.validate()?;
+        if params.approximation == Approximation::Fourier {
+            let map = FeatureMap::fit(x, params, seed)?;
+            let mapped = map.transform(x)?;
+            return Ok((map, mapped));
+        }
+        let (components, kernel) = (params.components, params.kernel());
+        let (map, mapped) = Nystroem::fit_transform(x, &kernel, components, seed)?;
+        Ok((FeatureMap::Nystroem(map), mapped))
+    }
+
     /// Fits the map on the weighted rows `x`, drawing with `seed`.
     pub fn fit(x: &Matrix, params: &ApproxParams, seed: u64) -> Result<Self> {
         params.validate()?;
@@ -217,8 +230,7 @@ impl Approximated {
         approx: &ApproxParams,
         calibrate: bool,
     ) -> Result<Self> {
-        let map = FeatureMap::fit(x, approx, params.seed)?;
-        let mapped = map.transform(x)?;
+        let (map, mapped) = FeatureMap::fit_transform(x, approx, params.seed)?;
         let bound = (RESERVOIR_VALUES / map.features().max(1)) as u32;
         let params = SvmParams {
             reservoir: params.reservoir.min(bound),

@@ -129,6 +129,45 @@ impl Nystroem {
     /// Draws `components` landmarks from the rows of `x` (all of them when there are fewer) with
     /// a generator seeded by `seed`, and computes the map.
     pub fn fit(x: &Matrix, kernel: &Kernel, components: usize, seed: u64) -> Result<Self> {
+        Ok(Self::fit_with_landmarks(x, kernel, components, seed)?.0)
+    }
+
+    /// Fits the map as [`Nystroem::fit`] does and gives the features of the rows of `x`, as
+    /// [`Nystroem::transform`] does. A landmark's features are its row of the kernel matrix's
+    /// Cholesky factor, K(l, L₁)·L₁₁^(−T) = L_l, equal to what [`Nystroem::transform`] gives
+    /// up to rounding; only the other rows are mapped. With SMS's 2,000 landmarks among 3,900
+    /// rows, that took the fit to 0.60–0.66 s from 0.73–0.80 s.
+    pub fn fit_transform(
+        x: &Matrix,
+        kernel: &Kernel,
+        components: usize,
+        seed: u64,
+    ) -> Result<(Self, Matrix)> {
+        let (nystroem, landmarks) = Self::fit_with_landmarks(x, kernel, components, seed)?;
+        let r = nystroem.rank;
+        let mut position = vec![None; x.rows()];
+        (landmarks.rows.iter().enumerate()).for_each(|(a, &i)| position[i] = Some(a));
+        let others: Vec<usize> = (0..x.rows()).filter(|&i| position[i].is_none()).collect();
+        let mapped = nystroem.transform_dense(&pick_rows(x, &others)?);
+        let mut mapped = mapped.chunks(r.max(1));
+        let mut features = Vec::with_capacity(x.rows() * r);
+        for at in position {
+            features.extend_from_slice(match at {
+                Some(a) => &landmarks.features[a * r..(a + 1) * r],
+                None => mapped.next().unwrap_or_default(),
+            });
+        }
+        let features = dense_matrix(features, x.rows(), r)?;
+        Ok((nystroem, features))
+    }
+
+    /// [`Nystroem::fit`], and the landmarks' rows of `x` and their features.
+    fn fit_with_landmarks(
+        x: &Matrix,
+        kernel: &Kernel,
+        components: usize,
+        seed: u64,
+    ) -> Result<(Self, Landmarks)> {
         kernel.validate()?;
         if components == 0 || x.rows() == 0 {
             return Err(Error::Config(
@@ -159,12 +198,17 @@ impl Nystroem {
                 let first = b * BLOCK;
                 nystroem.landmark_values(&nystroem.landmarks, first..first + BLOCK, rows);
             });
-        let (pivots, map, rank) = inverse_factor(gram, m)?;
-        nystroem.landmarks = pick_rows(&nystroem.landmarks, &pivots)?;
+        let factored = inverse_factor(gram, m)?;
+        nystroem.landmarks = pick_rows(&nystroem.landmarks, &factored.order)?;
         nystroem.landmark_squares = squared_norms(&nystroem.landmarks);
-        (nystroem.map, nystroem.rank, nystroem.triangular) = (map, rank, true);
+        (nystroem.map, nystroem.rank) = (factored.map, factored.rank);
+        nystroem.triangular = true;
         nystroem.index();
-        Ok(nystroem)
+        let landmarks = Landmarks {
+            rows: factored.order.iter().map(|&l| order[l]).collect(),
+            features: factored.landmark_features,
+        };
+        Ok((nystroem, landmarks))
     }
 
     /// The landmark rows.
@@ -315,10 +359,29 @@ impl Nystroem {
     }
 }
 
+/// The landmarks of a fitted map: their rows of the training matrix, in the map's order, and
+/// their features, row-major.
+struct Landmarks {
+    rows: Vec<usize>,
+    features: Vec<f64>,
+}
+
+/// What [`inverse_factor`] makes of the landmarks' kernel matrix.
+struct Factored {
+    /// The landmarks' order for the map: the r pivots first, then the others.
+    order: Vec<usize>,
+    /// The map, in that order: M × r, row-major, its first r rows upper triangular and the
+    /// others zero.
+    map: Vec<f64>,
+    /// r, the matrix's numerical rank.
+    rank: usize,
+    /// The landmarks' features, in that order: their rows of the Cholesky factor, M × r,
+    /// row-major.
+    landmark_features: Vec<f64>,
+}
+
 /// The Nyström map of the symmetric `m` × `m` kernel matrix `gram` (row-major) of the
-/// landmarks: returns their order for the map (the first r pivots, then the others), the map
-/// in that order (M × r, row-major: its first r rows upper triangular, the others zero) and r,
-/// the matrix's numerical rank.
+/// landmarks.
 ///
 /// A pivoted Cholesky factorization P·K·Pᵀ = L·Lᵀ picks, one by one, the landmark that the
 /// ones chosen before explain least, and stops when what is left of every diagonal entry falls
@@ -329,7 +392,7 @@ impl Nystroem {
 /// U·D^(−1/2)·Uᵀ map turned by an orthogonal matrix. The factor and the triangular inverse take
 /// m³/3 multiplications each, against about 9m³ for the eigendecomposition: with SMS's 2,000
 /// landmarks, the fit took 1.0 s against 1.56 s.
-fn inverse_factor(mut gram: Vec<f64>, m: usize) -> Result<(Vec<usize>, Vec<f64>, usize)> {
+fn inverse_factor(mut gram: Vec<f64>, m: usize) -> Result<Factored> {
     let diagonal = || (0..m).map(|i| gram[i * m + i]);
     if diagonal().any(|k| k.is_nan() || k < 0.0) {
         return Err(Error::Config(
@@ -339,7 +402,13 @@ fn inverse_factor(mut gram: Vec<f64>, m: usize) -> Result<(Vec<usize>, Vec<f64>,
         ));
     }
     if diagonal().all(|k| k == 0.0) {
-        return Ok(((0..m).collect(), Vec::new(), 0));
+        let (order, map, landmark_features) = ((0..m).collect(), Vec::new(), Vec::new());
+        return Ok(Factored {
+            order,
+            map,
+            rank: 0,
+            landmark_features,
+        });
     }
     let (perm, rank) = pivoted_cholesky(&mut gram, m)?;
     let factor = MatRef::from_column_major_slice(&gram, m, m);
@@ -353,7 +422,18 @@ fn inverse_factor(mut gram: Vec<f64>, m: usize) -> Result<(Vec<usize>, Vec<f64>,
             map[a * rank + f] = inverse[(f, a)];
         }
     }
-    Ok((perm, map, rank))
+    // The factor's columns past the rank, and its upper triangle, hold what the factorization
+    // left there, not the factor.
+    let mut landmark_features = vec![0.0; m * rank];
+    for (a, row) in landmark_features.chunks_mut(rank.max(1)).enumerate() {
+        (0..rank.min(a + 1)).for_each(|f| row[f] = factor[(a, f)]);
+    }
+    Ok(Factored {
+        order: perm,
+        map,
+        rank,
+        landmark_features,
+    })
 }
 
 /// faer's pivoted Cholesky factor of the symmetric `m` × `m` matrix `gram`, in place, stopped

@@ -93,6 +93,31 @@ fn nystroem_keeps_one_feature_per_distinct_landmark() {
     assert_reproduces_the_kernel(&nystroem, &x);
 }
 
+/// Fitting and mapping the training rows at once reads the landmarks' features off the kernel
+/// matrix's factor: they equal the map's own features of those rows up to rounding, repeated
+/// landmarks and linear kernels of low rank included.
+#[test]
+fn nystroem_fit_transform_gives_the_features_of_transform() {
+    let distinct = random_matrix(5, 10, 9);
+    let repeated = pick_rows(&distinct, &(0..20).map(|i| i % 5).collect::<Vec<_>>()).unwrap();
+    let cases = [
+        (random_matrix(40, 10, 7), rbf(0.5), 12),
+        (repeated, rbf(0.5), 8),
+        (random_matrix(30, 6, 4), Kernel::new(KernelKind::Linear), 12),
+    ];
+    for (x, kernel, m) in cases {
+        let (nystroem, fitted) = Nystroem::fit_transform(&x, &kernel, m, 3).unwrap();
+        assert_eq!(nystroem, Nystroem::fit(&x, &kernel, m, 3).unwrap());
+        let mapped = nystroem.transform(&x).unwrap();
+        assert_eq!(fitted.shape(), mapped.shape());
+        for i in 0..x.rows() {
+            let (ours, theirs) = (fitted.outer_view(i).unwrap(), mapped.outer_view(i).unwrap());
+            let close = (&ours - &theirs).data().iter().all(|d| d.abs() < 1e-9);
+            assert!(close, "{kernel:?} row {i}");
+        }
+    }
+}
+
 /// A map saved by an earlier version came from an eigendecomposition and is not triangular:
 /// multiplied in full, in batches and row by row, it gives its own features. Here it is the
 /// fitted map with its features in reverse order.
