@@ -190,15 +190,7 @@ impl Nystroem {
             postings: Postings::default(),
         };
         nystroem.index();
-        let m = order.len();
-        let mut gram = vec![0.0; m * m];
-        gram.par_chunks_mut(BLOCK * m)
-            .enumerate()
-            .for_each(|(b, rows)| {
-                let first = b * BLOCK;
-                nystroem.landmark_values(&nystroem.landmarks, first..first + BLOCK, rows);
-            });
-        let factored = inverse_factor(gram, m)?;
+        let factored = inverse_factor(nystroem.landmark_kernel(), order.len())?;
         nystroem.landmarks = pick_rows(&nystroem.landmarks, &factored.order)?;
         nystroem.landmark_squares = squared_norms(&nystroem.landmarks);
         (nystroem.map, nystroem.rank) = (factored.map, factored.rank);
@@ -209,6 +201,19 @@ impl Nystroem {
             features: factored.landmark_features,
         };
         Ok((nystroem, landmarks))
+    }
+
+    /// The kernel matrix of the landmarks, row-major, computed in parallel blocks of rows.
+    fn landmark_kernel(&self) -> Vec<f64> {
+        let m = self.components();
+        let mut gram = vec![0.0; m * m];
+        gram.par_chunks_mut(BLOCK * m)
+            .enumerate()
+            .for_each(|(b, rows)| {
+                let first = b * BLOCK;
+                self.landmark_values(&self.landmarks, first..first + BLOCK, rows);
+            });
+        gram
     }
 
     /// The landmark rows.
