@@ -154,7 +154,8 @@ impl FeatureMap {
         }
     }
 
-    /// The features each row is mapped to: M, or for Nyström the eigenvalues kept.
+    /// The features each row is mapped to: M, or for Nyström the rank of the landmarks' kernel
+    /// matrix.
     pub fn features(&self) -> usize {
         match self {
             FeatureMap::Nystroem(map) => map.features(),

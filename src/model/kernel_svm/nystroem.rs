@@ -231,7 +231,7 @@ impl Nystroem {
         self.landmarks.rows()
     }
 
-    /// Number of features the map gives: the eigenvalues of K(L, L) kept, at most M.
+    /// Number of features the map gives: the numerical rank of K(L, L), at most M.
     pub fn features(&self) -> usize {
         self.rank
     }
@@ -306,10 +306,16 @@ impl Nystroem {
                 let values_t = MatRef::from_column_major_slice(&values, n, rows.len());
                 let features = MatMut::from_column_major_slice_mut(chunk, r, rows.len());
                 let rectangular = BlockStructure::Rectangular;
-                let (lhs, rhs) = ((map_t, structure), (values_t, rectangular));
-                let product = (features, rectangular, Accum::Replace);
                 matmul(
-                    product.0, product.1, product.2, lhs.0, lhs.1, rhs.0, rhs.1, 1.0, par,
+                    features,
+                    rectangular,
+                    Accum::Replace,
+                    map_t,
+                    structure,
+                    values_t,
+                    rectangular,
+                    1.0,
+                    par,
                 );
             });
         out
@@ -457,8 +463,7 @@ fn pivoted_cholesky(gram: &mut [f64], m: usize) -> Result<(Vec<usize>, usize)> {
     let scratch = cholesky_in_place_scratch::<usize, f64>(m, par, Default::default());
     let mut buffer = MemBuffer::new(scratch);
     let (stack, params) = (MemStack::new(&mut buffer), Default::default());
-    let permutation = (&mut perm[..], &mut perm_inverse[..]);
-    let factored = cholesky_in_place(factor, permutation.0, permutation.1, par, stack, params);
+    let factored = cholesky_in_place(factor, &mut perm, &mut perm_inverse, par, stack, params);
     let error = |e| {
         Error::Config(format!(
             "the landmarks' kernel has no Cholesky factor: {e:?}"
