@@ -207,12 +207,12 @@ impl Nystroem {
     fn landmark_kernel(&self) -> Vec<f64> {
         let m = self.components();
         let mut gram = vec![0.0; m * m];
-        gram.par_chunks_mut(BLOCK * m)
-            .enumerate()
-            .for_each(|(b, rows)| {
-                let first = b * BLOCK;
-                self.landmark_values(&self.landmarks, first..first + BLOCK, rows);
-            });
+        // Each row from its diagonal on: the upper triangle, which the factor reads (see
+        // [`pivoted_cholesky`]); the matrix is symmetric, so the rest would repeat it.
+        gram.par_chunks_mut(m).enumerate().for_each(|(a, row)| {
+            let (indices, values) = matrix_row(&self.landmarks, a);
+            self.row_values(indices, values, a, row);
+        });
         gram
     }
 
@@ -265,17 +265,17 @@ impl Nystroem {
     fn landmark_values(&self, x: &Matrix, rows: std::ops::Range<usize>, out: &mut [f64]) {
         for (i, slots) in rows.zip(out.chunks_mut(self.landmarks_used().max(1))) {
             let (indices, values) = matrix_row(x, i);
-            self.row_values(indices, values, slots);
+            self.row_values(indices, values, 0, slots);
         }
     }
 
-    /// K(x, landmark l) for one row (`indices`, `values`) and the landmarks the map reads, into
-    /// `out` ([`Nystroem::landmarks_used`] long).
-    fn row_values(&self, indices: &[u32], values: &[f64], out: &mut [f64]) {
+    /// K(x, landmark l) for one row (`indices`, `values`) and the landmarks the map reads from
+    /// `first` on, into `out` ([`Nystroem::landmarks_used`] long; the first `first` left alone).
+    fn row_values(&self, indices: &[u32], values: &[f64], first: usize, out: &mut [f64]) {
         let square: f64 = values.iter().map(|v| v * v).sum();
-        out.fill(0.0);
-        self.postings.add_dots(indices, values, 0, out);
-        for (l, slot) in out.iter_mut().enumerate() {
+        out[first..].fill(0.0);
+        self.postings.add_dots(indices, values, first, out);
+        for (l, slot) in out.iter_mut().enumerate().skip(first) {
             *slot = self.kernel.value(*slot, square, self.landmark_squares[l]);
         }
     }
@@ -331,7 +331,7 @@ impl Nystroem {
     pub fn transform_row(&self, indices: &[u32], values: &[f64], out: &mut [f64]) {
         ROW_SCRATCH.with_borrow_mut(|kernel| {
             kernel.resize(self.landmarks_used(), 0.0);
-            self.row_values(indices, values, kernel);
+            self.row_values(indices, values, 0, kernel);
             out.fill(0.0);
             let map_rows = self.map.chunks(self.rank.max(1));
             for (a, (k, map_row)) in kernel.iter().zip(map_rows).enumerate() {
@@ -391,8 +391,8 @@ struct Factored {
     landmark_features: Vec<f64>,
 }
 
-/// The Nyström map of the symmetric `m` × `m` kernel matrix `gram` (row-major) of the
-/// landmarks.
+/// The Nyström map of the landmarks' symmetric `m` × `m` kernel matrix, whose upper triangle
+/// `gram` holds row-major.
 ///
 /// A pivoted Cholesky factorization P·K·Pᵀ = L·Lᵀ picks, one by one, the landmark that the
 /// ones chosen before explain least, and stops when what is left of every diagonal entry falls
@@ -447,11 +447,11 @@ fn inverse_factor(mut gram: Vec<f64>, m: usize) -> Result<Factored> {
     })
 }
 
-/// faer's pivoted Cholesky factor of the symmetric `m` × `m` matrix `gram`, in place, stopped
-/// at its numerical rank: `gram` read column-major then holds the factor, its first `rank`
-/// columns lower triangular. Returns the pivots in order and the rank. Read column-major, the
-/// row-major matrix is its transpose: each kernel value was computed for both orders of its
-/// pair, equal up to rounding, and the factor reads one triangle.
+/// faer's pivoted Cholesky factor of the symmetric `m` × `m` matrix whose upper triangle
+/// `gram` holds row-major, in place, stopped at its numerical rank: `gram` read column-major
+/// then holds the factor, its first `rank` columns lower triangular. Returns the pivots in
+/// order and the rank. Read column-major, the row-major upper triangle is the lower one, the
+/// only one the factorization reads.
 fn pivoted_cholesky(gram: &mut [f64], m: usize) -> Result<(Vec<usize>, usize)> {
     use faer::dyn_stack::{MemBuffer, MemStack};
     use faer::linalg::cholesky::llt_pivoting::factor::{
