@@ -5,9 +5,9 @@
 //!   order with the model's name and version.
 //! - `POST /v1/models/{name}/learn` takes `{"documents": [{"label", "text"}]}`: the same update
 //!   as `bowline update`, through one writer per model (which learns the requests waiting for
-//!   it as one update), published whole when done, and
-//!   answered once durable in the write-ahead log `MODEL.wal` (see [`wal`](crate::model::wal)), whose documents a
-//!   restart after a crash learns again.
+//!   it as one update), published whole when done, and answered once durable in the write-ahead
+//!   log `MODEL.wal` (see [`wal`](crate::model::wal)), whose documents a restart after a crash
+//!   learns again.
 //! - `POST /v1/models/{name}/reload`, a change of the file on disk, or [`Server::reload_all`]
 //!   (SIGHUP in the program) load the file again, with the documents learned since the last
 //!   checkpoint learned again on top; a bad file leaves the old model serving, and a file that
