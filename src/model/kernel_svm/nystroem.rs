@@ -4,15 +4,15 @@
 //! on the landmarks. Directions of K(L, L) that are zero to rounding are dropped rather than
 //! inverted.
 //!
-//! The features given are K(x, L₁)·L₁₁^(−T), from the pivoted Cholesky factor of K(L, L) (see
-//! [`inverse_factor`]): the lectures' φ turned by an orthogonal matrix. Every inner product, and
-//! so the kernel it approximates, is the same, and a linear SVM's objective (‖w‖² and the
-//! margins) does not change under a rotation, so it learns the same decision function; but
-//! there are only as many features as the matrix's rank (fewer than M when landmarks repeat, as
-//! SMS's duplicate messages do), and the map is triangular, so a row costs half of M × rank
-//! multiplications.
+//! The features given are K(x, L₁)·L₁₁^(−T), from a Cholesky factor of the distinct
+//! landmarks' K(L, L) (see [`Factor`]): the lectures' φ turned by an orthogonal matrix. Every
+//! inner product, and so the kernel it approximates, is the same, and a linear SVM's objective
+//! (‖w‖² and the margins) does not change under a rotation, so it learns the same decision
+//! function; but there are only as many features as the matrix's rank (fewer than M when
+//! landmarks repeat, as SMS's duplicate messages do), and the map is triangular, so a row costs
+//! half of M × rank multiplications.
 
-use faer::{Mat, MatRef};
+use faer::MatRef;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -42,7 +42,7 @@ pub struct Nystroem {
     map: Vec<f64>,
     rank: usize,
     /// Whether the map's first `rank` rows are upper triangular and the others zero, as a map
-    /// fitted by [`inverse_factor`] is (its landmarks come in pivot order). A map saved by an
+    /// fitted from a [`Factor`] is (its landmarks come in pivot order). A map saved by an
     /// earlier version, from an eigendecomposition, is dense and multiplied in full.
     triangular: bool,
     /// The inverted index of the landmarks the map reads ([`Nystroem::landmarks_used`]), so a
@@ -129,45 +129,57 @@ impl Nystroem {
     /// Draws `components` landmarks from the rows of `x` (all of them when there are fewer) with
     /// a generator seeded by `seed`, and computes the map.
     pub fn fit(x: &Matrix, kernel: &Kernel, components: usize, seed: u64) -> Result<Self> {
-        Ok(Self::fit_with_landmarks(x, kernel, components, seed)?.0)
+        let (mut nystroem, factor, _) = Self::factored(x, kernel, components, seed)?;
+        nystroem.map = factor.map(nystroem.components(), faer::get_global_parallelism());
+        Ok(nystroem)
     }
 
     /// Fits the map as [`Nystroem::fit`] does and gives the features of the rows of `x`, as
-    /// [`Nystroem::transform`] does. A landmark's features are its row of the kernel matrix's
-    /// Cholesky factor, K(l, L₁)·L₁₁^(−T) = L_l, equal to what [`Nystroem::transform`] gives
-    /// up to rounding; only the other rows are mapped. With SMS's 2,000 landmarks among 3,900
-    /// rows, that took the fit to 0.60–0.66 s from 0.73–0.80 s.
+    /// [`Nystroem::transform`] does.
     pub fn fit_transform(
         x: &Matrix,
         kernel: &Kernel,
         components: usize,
         seed: u64,
     ) -> Result<(Self, Matrix)> {
-        let (nystroem, landmarks) = Self::fit_with_landmarks(x, kernel, components, seed)?;
-        let r = nystroem.rank;
-        let mut position = vec![None; x.rows()];
-        (landmarks.rows.iter().enumerate()).for_each(|(a, &i)| position[i] = Some(a));
-        let others: Vec<usize> = (0..x.rows()).filter(|&i| position[i].is_none()).collect();
-        let mapped = nystroem.transform_dense(&pick_rows(x, &others)?);
-        let mut mapped = mapped.chunks(r.max(1));
-        let mut features = Vec::with_capacity(x.rows() * r);
-        for at in position {
-            features.extend_from_slice(match at {
-                Some(a) => &landmarks.features[a * r..(a + 1) * r],
-                None => mapped.next().unwrap_or_default(),
-            });
-        }
-        let features = dense_matrix(features, x.rows(), r)?;
-        Ok((nystroem, features))
+        Self::fit_transform_with(x, kernel, components, seed, Ok)
     }
 
-    /// [`Nystroem::fit`], and the landmarks' rows of `x` and their features.
-    fn fit_with_landmarks(
+    /// Fits the map as [`Nystroem::fit`] does and gives `consume` the features of the rows of
+    /// `x`, equal to [`Nystroem::transform`]'s up to rounding; returns the map and what
+    /// `consume` made.
+    ///
+    /// The features need only the kernel matrix's Cholesky factor L: a landmark's are its row
+    /// of L, as K(l, L₁)·L₁₁^(−T) = L_l, and another row's are a triangular solve against L₁₁.
+    /// So the map's last step, inverting L₁₁, runs on one thread while `consume` runs. With
+    /// SMS's 2,000 landmarks among 3,900 rows, mapping only the other rows took the fit to
+    /// 0.60–0.66 s from 0.73–0.80 s; inverting beside the SVM's solve, one thread's work for a
+    /// binary problem, took it to 0.56–0.57 s from 0.60–0.62 s.
+    pub fn fit_transform_with<R: Send>(
         x: &Matrix,
         kernel: &Kernel,
         components: usize,
         seed: u64,
-    ) -> Result<(Self, Landmarks)> {
+        consume: impl FnOnce(Matrix) -> Result<R> + Send,
+    ) -> Result<(Self, R)> {
+        let (mut nystroem, factor, landmark_rows) = Self::factored(x, kernel, components, seed)?;
+        let features = nystroem.training_features(x, &factor, &landmark_rows)?;
+        let m = nystroem.components();
+        let invert = move || factor.map(m, faer::Par::Seq);
+        let (map, consumed) = rayon::join(invert, || consume(features));
+        nystroem.map = map;
+        Ok((nystroem, consumed?))
+    }
+
+    /// Draws the landmarks and factors their kernel matrix: the map without its values, with
+    /// its landmarks in the factor's pivot order, the factor, and the landmarks' rows of `x` in
+    /// that order.
+    fn factored(
+        x: &Matrix,
+        kernel: &Kernel,
+        components: usize,
+        seed: u64,
+    ) -> Result<(Self, Factor, Vec<usize>)> {
         kernel.validate()?;
         if components == 0 || x.rows() == 0 {
             return Err(Error::Config(
@@ -178,34 +190,57 @@ impl Nystroem {
         let mut order: Vec<usize> = (0..x.rows()).collect();
         SplitMix(seed).shuffle(&mut order);
         order.truncate(components);
+        let distinct = distinct_first(x, &mut order);
         let landmarks = pick_rows(x, &order)?;
         let landmark_squares = squared_norms(&landmarks);
+        // Until the factor gives the rank, the map reads the distinct landmarks: their kernel
+        // matrix is the one factored.
         let mut nystroem = Nystroem {
             kernel: function,
             landmarks,
             landmark_squares,
             map: Vec::new(),
-            rank: 0,
-            triangular: false,
+            rank: distinct,
+            triangular: true,
             postings: Postings::default(),
         };
         nystroem.index();
-        let factored = inverse_factor(nystroem.landmark_kernel(), order.len())?;
-        nystroem.landmarks = pick_rows(&nystroem.landmarks, &factored.order)?;
+        let factor = Factor::new(|| nystroem.landmark_kernel(), distinct)?;
+        let pivots = factor.order.iter().copied().chain(distinct..order.len());
+        let mut order: Vec<usize> = pivots.map(|l| order[l]).collect();
+        nystroem.landmarks = pick_rows(x, &order)?;
         nystroem.landmark_squares = squared_norms(&nystroem.landmarks);
-        (nystroem.map, nystroem.rank) = (factored.map, factored.rank);
-        nystroem.triangular = true;
+        nystroem.rank = factor.rank;
         nystroem.index();
-        let landmarks = Landmarks {
-            rows: factored.order.iter().map(|&l| order[l]).collect(),
-            features: factored.landmark_features,
-        };
-        Ok((nystroem, landmarks))
+        order.truncate(distinct);
+        Ok((nystroem, factor, order))
     }
 
-    /// The kernel matrix of the landmarks, row-major, computed in parallel blocks of rows.
+    /// The features of the rows of `x`, from the distinct landmarks' kernel matrix's `factor`;
+    /// `landmark_rows` are the rows of `x` that are those landmarks, in the map's order.
+    fn training_features(
+        &self,
+        x: &Matrix,
+        factor: &Factor,
+        landmark_rows: &[usize],
+    ) -> Result<Matrix> {
+        let r = self.rank;
+        let mut landmark = vec![false; x.rows()];
+        landmark_rows.iter().for_each(|&i| landmark[i] = true);
+        let others: Vec<usize> = (0..x.rows()).filter(|&i| !landmark[i]).collect();
+        let solved = self.solve(&pick_rows(x, &others)?, factor);
+        let mut features = vec![0.0; x.rows() * r];
+        for (&i, row) in others.iter().zip(solved.chunks(r.max(1))) {
+            features[i * r..][..r].copy_from_slice(row);
+        }
+        factor.write_rows(landmark_rows, &mut features);
+        dense_matrix(features, x.rows(), r)
+    }
+
+    /// The kernel matrix of the landmarks the map reads, row-major, computed in parallel blocks
+    /// of rows.
     fn landmark_kernel(&self) -> Vec<f64> {
-        let m = self.components();
+        let m = self.landmarks_used();
         let mut gram = vec![0.0; m * m];
         // Each row from its diagonal on: the upper triangle, which the factor reads (see
         // [`pivoted_cholesky`]); the matrix is symmetric, so the rest would repeat it.
@@ -286,7 +321,6 @@ impl Nystroem {
         use faer::linalg::matmul::triangular::{matmul, BlockStructure};
         use faer::{Accum, MatMut};
         let (n, r) = (self.landmarks_used(), self.rank);
-        let mut out = vec![0.0; x.rows() * r];
         // The map is stored row-major, so read column-major it is its transpose, r × n: lower
         // triangular when the map is upper triangular.
         let map_t = MatRef::from_column_major_slice(&self.map[..n * r], r, n);
@@ -295,29 +329,53 @@ impl Nystroem {
             false => BlockStructure::Rectangular,
         };
         let par = faer::get_global_parallelism();
+        self.by_blocks(x, |rows, chunk| {
+            let mut values = vec![0.0; rows.len() * n];
+            self.landmark_values(x, rows.clone(), &mut values);
+            // Row-major values read column-major are their transpose, n × rows; the product,
+            // features × rows column-major, is the rows' features row-major.
+            let values_t = MatRef::from_column_major_slice(&values, n, rows.len());
+            let features = MatMut::from_column_major_slice_mut(chunk, r, rows.len());
+            let rectangular = BlockStructure::Rectangular;
+            matmul(
+                features,
+                rectangular,
+                Accum::Replace,
+                map_t,
+                structure,
+                values_t,
+                rectangular,
+                1.0,
+                par,
+            );
+        })
+    }
+
+    /// The features of every row of `x`, as [`Nystroem::transform_dense`] gives them, from the
+    /// landmarks' kernel matrix's `factor` rather than the map: K(x, L₁)·L₁₁^(−T), the solution
+    /// of L₁₁·φ(x)ᵀ = K(L₁, x).
+    fn solve(&self, x: &Matrix, factor: &Factor) -> Vec<f64> {
+        let (l11, par) = (factor.leading(), faer::get_global_parallelism());
+        // The rows' kernel values with the r pivots, row-major, read column-major: r × rows,
+        // solved in place into the rows' features.
+        let mut out = self.by_blocks(x, |rows, chunk| self.landmark_values(x, rows, chunk));
+        let values_t = faer::MatMut::from_column_major_slice_mut(&mut out, self.rank, x.rows());
+        faer::linalg::triangular_solve::solve_lower_triangular_in_place(l11, values_t, par);
+        out
+    }
+
+    /// [`Nystroem::features`] values for each row of `x`, row-major, filled by `block` in
+    /// parallel for blocks of rows (given their range and their part of the output).
+    fn by_blocks(
+        &self,
+        x: &Matrix,
+        block: impl Fn(std::ops::Range<usize>, &mut [f64]) + Sync,
+    ) -> Vec<f64> {
+        let r = self.rank;
+        let mut out = vec![0.0; x.rows() * r];
         out.par_chunks_mut((BLOCK * r).max(1))
             .enumerate()
-            .for_each(|(b, chunk)| {
-                let rows = b * BLOCK..(b * BLOCK + chunk.len() / r.max(1));
-                let mut values = vec![0.0; rows.len() * n];
-                self.landmark_values(x, rows.clone(), &mut values);
-                // Row-major values read column-major are their transpose, n × rows; the
-                // product, features × rows column-major, is the rows' features row-major.
-                let values_t = MatRef::from_column_major_slice(&values, n, rows.len());
-                let features = MatMut::from_column_major_slice_mut(chunk, r, rows.len());
-                let rectangular = BlockStructure::Rectangular;
-                matmul(
-                    features,
-                    rectangular,
-                    Accum::Replace,
-                    map_t,
-                    structure,
-                    values_t,
-                    rectangular,
-                    1.0,
-                    par,
-                );
-            });
+            .for_each(|(b, chunk)| block(b * BLOCK..b * BLOCK + chunk.len() / r.max(1), chunk));
         out
     }
 
@@ -370,81 +428,135 @@ impl Nystroem {
     }
 }
 
-/// The landmarks of a fitted map: their rows of the training matrix, in the map's order, and
-/// their features, row-major.
-struct Landmarks {
-    rows: Vec<usize>,
-    features: Vec<f64>,
-}
-
-/// What [`inverse_factor`] makes of the landmarks' kernel matrix.
-struct Factored {
-    /// The landmarks' order for the map: the r pivots first, then the others.
-    order: Vec<usize>,
-    /// The map, in that order: M × r, row-major, its first r rows upper triangular and the
-    /// others zero.
-    map: Vec<f64>,
-    /// r, the matrix's numerical rank.
-    rank: usize,
-    /// The landmarks' features, in that order: their rows of the Cholesky factor, M × r,
-    /// row-major.
-    landmark_features: Vec<f64>,
-}
-
-/// The Nyström map of the landmarks' symmetric `m` × `m` kernel matrix, whose upper triangle
-/// `gram` holds row-major.
+/// The Cholesky factor L of the distinct landmarks' kernel matrix K, whose first r columns give
+/// the map. Repeated landmarks are left out of K: they would make it singular, and add nothing.
 ///
-/// A pivoted Cholesky factorization P·K·Pᵀ = L·Lᵀ picks, one by one, the landmark that the
-/// ones chosen before explain least, and stops when what is left of every diagonal entry falls
-/// below m·ε times the largest: the rest is rounding noise of a singular matrix (a repeated
-/// landmark leaves exactly zero), and inverting it would amplify that noise. The map sends the
-/// chosen landmarks' kernel values through L₁₁^(−T), their block's inverse transposed. Then
-/// φ(x)·φ(z) = K(x, L₁)·K(L₁, L₁)^(−1)·K(L₁, z), the lectures' Nyström kernel, and φ is their
-/// U·D^(−1/2)·Uᵀ map turned by an orthogonal matrix. The factor and the triangular inverse take
-/// m³/3 multiplications each, against about 9m³ for the eigendecomposition: with SMS's 2,000
-/// landmarks, the fit took 1.0 s against 1.56 s.
-fn inverse_factor(mut gram: Vec<f64>, m: usize) -> Result<Factored> {
-    let diagonal = || (0..m).map(|i| gram[i * m + i]);
-    if diagonal().any(|k| k.is_nan() || k < 0.0) {
-        return Err(Error::Config(
-            "the landmarks' kernel is not positive semi-definite (a document's kernel with \
-             itself is negative or not a number): choose another --coef0 or --degree"
-                .into(),
-        ));
-    }
-    if diagonal().all(|k| k == 0.0) {
-        let (order, map, landmark_features) = ((0..m).collect(), Vec::new(), Vec::new());
-        return Ok(Factored {
+/// The factor is first sought without pivots, K = L·Lᵀ, which faer computes in blocks. It is
+/// kept when every pivot (what is left of a diagonal entry when its column comes) is at least
+/// √ε times K's largest diagonal entry, so that K is well within full rank; then r = n. With
+/// SMS's 1,915 distinct landmarks among 2,000 (the smallest pivot 0.033 times the largest
+/// entry) it took 48 ms, against about 120 ms for the pivoted factor.
+///
+/// A smaller pivot means K may be singular, or nearly so. Then the factor is a pivoted one,
+/// P·K·Pᵀ = L·Lᵀ: it picks, one by one, the landmark that the ones chosen before explain least,
+/// and stops when what is left of every diagonal entry falls below n·ε times the largest. The
+/// rest is rounding noise, and inverting it would amplify that noise; r is the numerical rank.
+///
+/// The map sends the first r landmarks' kernel values through L₁₁^(−T), their block's inverse
+/// transposed. Then φ(x)·φ(z) = K(x, L₁)·K(L₁, L₁)^(−1)·K(L₁, z), the lectures' Nyström
+/// kernel, and φ is their U·D^(−1/2)·Uᵀ map turned by an orthogonal matrix. The factor and the
+/// triangular inverse take n³/3 multiplications each, against about 9n³ for the
+/// eigendecomposition: with SMS's 2,000 landmarks, the fit took 1.0 s against 1.56 s.
+struct Factor {
+    /// The distinct landmarks' order for the map: the r pivots first, then the others.
+    order: Vec<usize>,
+    /// r.
+    rank: usize,
+    /// n × n, column-major: L in its first r columns, lower triangular in its first r rows.
+    /// The other columns, and the upper triangle, hold what the factorization left there.
+    values: Vec<f64>,
+    /// n, the distinct landmarks.
+    side: usize,
+}
+
+impl Factor {
+    /// Factors the symmetric `n` × `n` kernel matrix whose upper triangle `kernel_matrix` gives,
+    /// row-major; refuses one with a negative or NaN diagonal entry. `kernel_matrix` is called
+    /// again when the factor without pivots is not kept, since it factors the matrix in place.
+    fn new(kernel_matrix: impl Fn() -> Vec<f64>, n: usize) -> Result<Factor> {
+        let mut values = kernel_matrix();
+        let diagonal: Vec<f64> = (0..n).map(|i| values[i * n + i]).collect();
+        if diagonal.iter().any(|k| k.is_nan() || *k < 0.0) {
+            return Err(Error::Config(
+                "the landmarks' kernel is not positive semi-definite (a document's kernel with \
+                 itself is negative or not a number): choose another --coef0 or --degree"
+                    .into(),
+            ));
+        }
+        let largest = diagonal.iter().copied().fold(0.0, f64::max);
+        let (order, rank) = if largest == 0.0 {
+            ((0..n).collect(), 0)
+        } else if cholesky(&mut values, n, f64::EPSILON.sqrt() * largest) {
+            ((0..n).collect(), n)
+        } else {
+            values = kernel_matrix();
+            pivoted_cholesky(&mut values, n)?
+        };
+        Ok(Factor {
             order,
-            map,
-            rank: 0,
-            landmark_features,
-        });
+            rank,
+            values,
+            side: n,
+        })
     }
-    let (perm, rank) = pivoted_cholesky(&mut gram, m)?;
-    let factor = MatRef::from_column_major_slice(&gram, m, m);
-    let mut inverse = Mat::zeros(rank, rank);
-    let block = factor.submatrix(0, 0, rank, rank);
-    let par = faer::get_global_parallelism();
-    faer::linalg::triangular_inverse::invert_lower_triangular(inverse.as_mut(), block, par);
-    let mut map = vec![0.0; m * rank];
-    for a in 0..rank {
-        for f in a..rank {
-            map[a * rank + f] = inverse[(f, a)];
+
+    /// Writes each landmark a's row of L (r values, zero past the diagonal) into row
+    /// `rows[a]` of `out`, row-major with r values a row. L is column-major, so its rows are
+    /// read 32 columns at a time: each column's cache line then serves 8 landmarks in turn.
+    fn write_rows(&self, rows: &[usize], out: &mut [f64]) {
+        let r = self.rank;
+        for first in (0..r).step_by(32) {
+            // L's row a is zero past column a, so rows before `first` have nothing here.
+            for (a, &i) in rows.iter().enumerate().skip(first) {
+                let columns = first..(first + 32).min(r).min(a + 1);
+                let row = &mut out[i * r..][columns.clone()];
+                let values = columns.map(|f| self.values[f * self.side + a]);
+                row.iter_mut().zip(values).for_each(|(o, v)| *o = v);
+            }
         }
     }
-    // The factor's columns past the rank, and its upper triangle, hold what the factorization
-    // left there, not the factor.
-    let mut landmark_features = vec![0.0; m * rank];
-    for (a, row) in landmark_features.chunks_mut(rank.max(1)).enumerate() {
-        (0..rank.min(a + 1)).for_each(|f| row[f] = factor[(a, f)]);
+
+    /// L₁₁, L's first r rows.
+    fn leading(&self) -> MatRef<'_, f64> {
+        let factor = MatRef::from_column_major_slice(&self.values, self.side, self.side);
+        factor.submatrix(0, 0, self.rank, self.rank)
     }
-    Ok(Factored {
-        order: perm,
-        map,
-        rank,
-        landmark_features,
-    })
+
+    /// The map of `landmarks` (M) landmarks: M × r, row-major, L₁₁^(−T) in its first r rows
+    /// (upper triangular) and zeros in the others; the factor is dropped once inverted.
+    fn map(self, landmarks: usize, par: faer::Par) -> Vec<f64> {
+        let r = self.rank;
+        let mut map = vec![0.0; landmarks * r];
+        // The map's first r rows, row-major, read column-major are L₁₁^(−1), lower triangular.
+        let inverse = faer::MatMut::from_column_major_slice_mut(&mut map[..r * r], r, r);
+        faer::linalg::triangular_inverse::invert_lower_triangular(inverse, self.leading(), par);
+        // faer writes the lower triangle only; the upper stays as it was, zero.
+        map
+    }
+}
+
+/// faer's Cholesky factor, without pivots, of the symmetric `n` × `n` matrix whose upper triangle
+/// `gram` holds row-major, in place (as [`pivoted_cholesky`]'s); whether it exists with every
+/// pivot at least `threshold`.
+fn cholesky(gram: &mut [f64], n: usize, threshold: f64) -> bool {
+    use faer::dyn_stack::{MemBuffer, MemStack};
+    use faer::linalg::cholesky::llt::factor::{cholesky_in_place, cholesky_in_place_scratch};
+    let mut factor = faer::MatMut::from_column_major_slice_mut(gram, n, n);
+    let par = faer::get_global_parallelism();
+    let scratch = cholesky_in_place_scratch::<f64>(n, par, Default::default());
+    let mut buffer = MemBuffer::new(scratch);
+    let stack = MemStack::new(&mut buffer);
+    let (no_regularization, params) = (Default::default(), Default::default());
+    let factored = cholesky_in_place(factor.as_mut(), no_regularization, par, stack, params);
+    // A pivot is the square of L's diagonal entry.
+    factored.is_ok() && (0..n).all(|i| factor[(i, i)] * factor[(i, i)] >= threshold)
+}
+
+/// Puts first the first draw of each distinct row among the rows `order` of `x`, in their order,
+/// and the repeats after them; returns how many are distinct. A repeated landmark's kernel
+/// values repeat another's: it adds nothing to the map, and makes the kernel matrix singular.
+fn distinct_first(x: &Matrix, order: &mut Vec<usize>) -> usize {
+    let mut seen = std::collections::HashSet::new();
+    let (distinct, repeats): (Vec<usize>, Vec<usize>) = order.iter().partition(|&&i| {
+        let (indices, values) = matrix_row(x, i);
+        seen.insert((
+            indices,
+            values.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+        ))
+    });
+    let n = distinct.len();
+    *order = [distinct, repeats].concat();
+    n
 }
 
 /// faer's pivoted Cholesky factor of the symmetric `m` × `m` matrix whose upper triangle
