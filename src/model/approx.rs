@@ -111,27 +111,15 @@ pub enum FeatureMap {
 impl FeatureMap {
     /// Fits the map on the weighted rows `x`, drawing with `seed`, and maps them.
     pub fn fit_transform(x: &Matrix, params: &ApproxParams, seed: u64) -> Result<(Self, Matrix)> {
-        Self::fit_transform_with(x, params, seed, Ok)
-    }
-
-    /// Fits the map on the weighted rows `x`, drawing with `seed`, and gives their features to
-    /// `consume`; returns the map and what `consume` made. Nyström finishes its map while
-    /// `consume` runs (see [`Nystroem::fit_transform_with`]).
-    pub fn fit_transform_with<R: Send>(
-        x: &Matrix,
-        params: &ApproxParams,
-        seed: u64,
-        consume: impl FnOnce(Matrix) -> Result<R> + Send,
-    ) -> Result<(Self, R)> {
         params.validate()?;
         if params.approximation == Approximation::Fourier {
             let map = FeatureMap::fit(x, params, seed)?;
-            let consumed = consume(map.transform(x)?)?;
-            return Ok((map, consumed));
+            let mapped = map.transform(x)?;
+            return Ok((map, mapped));
         }
         let (components, kernel) = (params.components, params.kernel());
-        let (map, consumed) = Nystroem::fit_transform_with(x, &kernel, components, seed, consume)?;
-        Ok((FeatureMap::Nystroem(map), consumed))
+        let (map, mapped) = Nystroem::fit_transform(x, &kernel, components, seed)?;
+        Ok((FeatureMap::Nystroem(map), mapped))
     }
 
     /// Fits the map on the weighted rows `x`, drawing with `seed`.
@@ -243,18 +231,16 @@ impl Approximated {
         approx: &ApproxParams,
         calibrate: bool,
     ) -> Result<Self> {
-        let train_svm = |mapped: Matrix| {
-            let bound = (RESERVOIR_VALUES / mapped.cols().max(1)) as u32;
-            let params = SvmParams {
-                reservoir: params.reservoir.min(bound),
-                ..params
-            };
-            match calibrate {
-                true => LinearSvm::train_calibrated(&mapped, labels, classes, params),
-                false => LinearSvm::train(&mapped, labels, classes, params),
-            }
+        let (map, mapped) = FeatureMap::fit_transform(x, approx, params.seed)?;
+        let bound = (RESERVOIR_VALUES / map.features().max(1)) as u32;
+        let params = SvmParams {
+            reservoir: params.reservoir.min(bound),
+            ..params
         };
-        let (map, svm) = FeatureMap::fit_transform_with(x, approx, params.seed, train_svm)?;
+        let svm = match calibrate {
+            true => LinearSvm::train_calibrated(&mapped, labels, classes, params)?,
+            false => LinearSvm::train(&mapped, labels, classes, params)?,
+        };
         Ok(Approximated { map, svm })
     }
 

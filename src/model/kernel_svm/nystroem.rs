@@ -130,45 +130,35 @@ impl Nystroem {
     /// a generator seeded by `seed`, and computes the map.
     pub fn fit(x: &Matrix, kernel: &Kernel, components: usize, seed: u64) -> Result<Self> {
         let (mut nystroem, factor, _) = Self::factored(x, kernel, components, seed)?;
-        nystroem.map = factor.map(nystroem.components(), faer::get_global_parallelism());
+        nystroem.map = factor.map(nystroem.components());
         Ok(nystroem)
     }
 
     /// Fits the map as [`Nystroem::fit`] does and gives the features of the rows of `x`, as
-    /// [`Nystroem::transform`] does.
+    /// [`Nystroem::transform`] does. A landmark's features are its row of the kernel matrix's
+    /// Cholesky factor, K(l, L₁)·L₁₁^(−T) = L_l, equal to what [`Nystroem::transform`] gives
+    /// up to rounding; only the other rows are mapped. With SMS's 2,000 landmarks among 3,900
+    /// rows, that took the fit to 0.60–0.66 s from 0.73–0.80 s.
     pub fn fit_transform(
         x: &Matrix,
         kernel: &Kernel,
         components: usize,
         seed: u64,
     ) -> Result<(Self, Matrix)> {
-        Self::fit_transform_with(x, kernel, components, seed, Ok)
-    }
-
-    /// Fits the map as [`Nystroem::fit`] does and gives `consume` the features of the rows of
-    /// `x`, equal to [`Nystroem::transform`]'s up to rounding; returns the map and what
-    /// `consume` made.
-    ///
-    /// The features need only the kernel matrix's Cholesky factor L: a landmark's are its row
-    /// of L, as K(l, L₁)·L₁₁^(−T) = L_l, and another row's are a triangular solve against L₁₁.
-    /// So the map's last step, inverting L₁₁, runs on one thread while `consume` runs. With
-    /// SMS's 2,000 landmarks among 3,900 rows, mapping only the other rows took the fit to
-    /// 0.60–0.66 s from 0.73–0.80 s; inverting beside the SVM's solve, one thread's work for a
-    /// binary problem, took it to 0.56–0.57 s from 0.60–0.62 s.
-    pub fn fit_transform_with<R: Send>(
-        x: &Matrix,
-        kernel: &Kernel,
-        components: usize,
-        seed: u64,
-        consume: impl FnOnce(Matrix) -> Result<R> + Send,
-    ) -> Result<(Self, R)> {
         let (mut nystroem, factor, landmark_rows) = Self::factored(x, kernel, components, seed)?;
-        let features = nystroem.training_features(x, &factor, &landmark_rows)?;
-        let m = nystroem.components();
-        let invert = move || factor.map(m, faer::Par::Seq);
-        let (map, consumed) = rayon::join(invert, || consume(features));
-        nystroem.map = map;
-        Ok((nystroem, consumed?))
+        let r = nystroem.rank;
+        let mut features = vec![0.0; x.rows() * r];
+        factor.write_rows(&landmark_rows, &mut features);
+        nystroem.map = factor.map(nystroem.components());
+        let mut landmark = vec![false; x.rows()];
+        landmark_rows.iter().for_each(|&i| landmark[i] = true);
+        let others: Vec<usize> = (0..x.rows()).filter(|&i| !landmark[i]).collect();
+        let mapped = nystroem.transform_dense(&pick_rows(x, &others)?);
+        for (&i, row) in others.iter().zip(mapped.chunks(r.max(1))) {
+            features[i * r..][..r].copy_from_slice(row);
+        }
+        let features = dense_matrix(features, x.rows(), r)?;
+        Ok((nystroem, features))
     }
 
     /// Draws the landmarks and factors their kernel matrix: the map without its values, with
@@ -214,27 +204,6 @@ impl Nystroem {
         nystroem.index();
         order.truncate(distinct);
         Ok((nystroem, factor, order))
-    }
-
-    /// The features of the rows of `x`, from the distinct landmarks' kernel matrix's `factor`;
-    /// `landmark_rows` are the rows of `x` that are those landmarks, in the map's order.
-    fn training_features(
-        &self,
-        x: &Matrix,
-        factor: &Factor,
-        landmark_rows: &[usize],
-    ) -> Result<Matrix> {
-        let r = self.rank;
-        let mut landmark = vec![false; x.rows()];
-        landmark_rows.iter().for_each(|&i| landmark[i] = true);
-        let others: Vec<usize> = (0..x.rows()).filter(|&i| !landmark[i]).collect();
-        let solved = self.solve(&pick_rows(x, &others)?, factor);
-        let mut features = vec![0.0; x.rows() * r];
-        for (&i, row) in others.iter().zip(solved.chunks(r.max(1))) {
-            features[i * r..][..r].copy_from_slice(row);
-        }
-        factor.write_rows(landmark_rows, &mut features);
-        dense_matrix(features, x.rows(), r)
     }
 
     /// The kernel matrix of the landmarks the map reads, row-major, computed in parallel blocks
@@ -321,6 +290,7 @@ impl Nystroem {
         use faer::linalg::matmul::triangular::{matmul, BlockStructure};
         use faer::{Accum, MatMut};
         let (n, r) = (self.landmarks_used(), self.rank);
+        let mut out = vec![0.0; x.rows() * r];
         // The map is stored row-major, so read column-major it is its transpose, r × n: lower
         // triangular when the map is upper triangular.
         let map_t = MatRef::from_column_major_slice(&self.map[..n * r], r, n);
@@ -329,53 +299,29 @@ impl Nystroem {
             false => BlockStructure::Rectangular,
         };
         let par = faer::get_global_parallelism();
-        self.by_blocks(x, |rows, chunk| {
-            let mut values = vec![0.0; rows.len() * n];
-            self.landmark_values(x, rows.clone(), &mut values);
-            // Row-major values read column-major are their transpose, n × rows; the product,
-            // features × rows column-major, is the rows' features row-major.
-            let values_t = MatRef::from_column_major_slice(&values, n, rows.len());
-            let features = MatMut::from_column_major_slice_mut(chunk, r, rows.len());
-            let rectangular = BlockStructure::Rectangular;
-            matmul(
-                features,
-                rectangular,
-                Accum::Replace,
-                map_t,
-                structure,
-                values_t,
-                rectangular,
-                1.0,
-                par,
-            );
-        })
-    }
-
-    /// The features of every row of `x`, as [`Nystroem::transform_dense`] gives them, from the
-    /// landmarks' kernel matrix's `factor` rather than the map: K(x, L₁)·L₁₁^(−T), the solution
-    /// of L₁₁·φ(x)ᵀ = K(L₁, x).
-    fn solve(&self, x: &Matrix, factor: &Factor) -> Vec<f64> {
-        let (l11, par) = (factor.leading(), faer::get_global_parallelism());
-        // The rows' kernel values with the r pivots, row-major, read column-major: r × rows,
-        // solved in place into the rows' features.
-        let mut out = self.by_blocks(x, |rows, chunk| self.landmark_values(x, rows, chunk));
-        let values_t = faer::MatMut::from_column_major_slice_mut(&mut out, self.rank, x.rows());
-        faer::linalg::triangular_solve::solve_lower_triangular_in_place(l11, values_t, par);
-        out
-    }
-
-    /// [`Nystroem::features`] values for each row of `x`, row-major, filled by `block` in
-    /// parallel for blocks of rows (given their range and their part of the output).
-    fn by_blocks(
-        &self,
-        x: &Matrix,
-        block: impl Fn(std::ops::Range<usize>, &mut [f64]) + Sync,
-    ) -> Vec<f64> {
-        let r = self.rank;
-        let mut out = vec![0.0; x.rows() * r];
         out.par_chunks_mut((BLOCK * r).max(1))
             .enumerate()
-            .for_each(|(b, chunk)| block(b * BLOCK..b * BLOCK + chunk.len() / r.max(1), chunk));
+            .for_each(|(b, chunk)| {
+                let rows = b * BLOCK..(b * BLOCK + chunk.len() / r.max(1));
+                let mut values = vec![0.0; rows.len() * n];
+                self.landmark_values(x, rows.clone(), &mut values);
+                // Row-major values read column-major are their transpose, n × rows; the
+                // product, features × rows column-major, is the rows' features row-major.
+                let values_t = MatRef::from_column_major_slice(&values, n, rows.len());
+                let features = MatMut::from_column_major_slice_mut(chunk, r, rows.len());
+                let rectangular = BlockStructure::Rectangular;
+                matmul(
+                    features,
+                    rectangular,
+                    Accum::Replace,
+                    map_t,
+                    structure,
+                    values_t,
+                    rectangular,
+                    1.0,
+                    par,
+                );
+            });
         out
     }
 
@@ -514,7 +460,8 @@ impl Factor {
 
     /// The map of `landmarks` (M) landmarks: M × r, row-major, L₁₁^(−T) in its first r rows
     /// (upper triangular) and zeros in the others; the factor is dropped once inverted.
-    fn map(self, landmarks: usize, par: faer::Par) -> Vec<f64> {
+    fn map(self, landmarks: usize) -> Vec<f64> {
+        let par = faer::get_global_parallelism();
         let r = self.rank;
         let mut map = vec![0.0; landmarks * r];
         // The map's first r rows, row-major, read column-major are L₁₁^(−1), lower triangular.
