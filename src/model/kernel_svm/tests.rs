@@ -93,6 +93,20 @@ fn nystroem_keeps_one_feature_per_distinct_landmark() {
     assert_reproduces_the_kernel(&nystroem, &x);
 }
 
+/// Rows with no entries have a linear kernel of zero: the map has no features, and maps every
+/// row to none, in batches and row by row.
+#[test]
+fn nystroem_of_a_kernel_of_zeros_has_no_features() {
+    let mut builder = MatrixBuilder::default();
+    (0..6).for_each(|_| builder.push(&SparseRow::default()));
+    let x = builder.finish(4).unwrap();
+    let linear = Kernel::new(KernelKind::Linear);
+    let (nystroem, fitted) = Nystroem::fit_transform(&x, &linear, 3, 1).unwrap();
+    assert_eq!((nystroem.features(), fitted.shape()), (0, (6, 0)));
+    assert_eq!(nystroem.transform(&x).unwrap().shape(), (6, 0));
+    nystroem.transform_row(&[], &[], &mut []);
+}
+
 /// Fitting and mapping the training rows at once reads the landmarks' features off the kernel
 /// matrix's factor: they equal the map's own features of those rows up to rounding, repeated
 /// landmarks and linear kernels of low rank included.
