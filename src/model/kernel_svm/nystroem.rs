@@ -211,8 +211,9 @@ impl Nystroem {
     fn landmark_kernel(&self) -> Vec<f64> {
         let m = self.landmarks_used();
         let mut gram = vec![0.0; m * m];
-        // Each row from its diagonal on: the upper triangle, which the factor reads (see
-        // [`pivoted_cholesky`]); the matrix is symmetric, so the rest would repeat it.
+        // Each row from its diagonal on: the upper triangle, the only one either factor reads
+        // (see [`cholesky`] and [`pivoted_cholesky`]); the matrix is symmetric, so the rest
+        // would repeat it.
         gram.par_chunks_mut(m).enumerate().for_each(|(a, row)| {
             let (indices, values) = matrix_row(&self.landmarks, a);
             self.row_values(indices, values, a, row);
