@@ -4,8 +4,8 @@
 //! JSON line. `benches/approx.sh` runs it beside scikit-learn's `Nystroem` and `RBFSampler` with
 //! `LinearSVC` on the same files.
 //!
-//! `cargo run --release --example approx_svm -- TRAIN.svm TEST.svm APPROX M GAMMA C RUNS`, with
-//! APPROX nystroem or rff.
+//! `cargo run --release --example approx_svm -- TRAIN.svm TEST.svm APPROX M GAMMA C RUNS [SEED]`,
+//! with APPROX nystroem or rff; SEED (default 1) draws the map and the SVM's order.
 
 use std::time::Instant;
 
@@ -20,8 +20,8 @@ use svmlight::{read_svmlight, Failure};
 
 fn main() -> Result<(), Failure> {
     let args: Vec<String> = std::env::args().collect();
-    if args.len() != 8 {
-        return Err("usage: approx_svm TRAIN TEST APPROX M GAMMA C RUNS".into());
+    if !(8..=9).contains(&args.len()) {
+        return Err("usage: approx_svm TRAIN TEST APPROX M GAMMA C RUNS [SEED]".into());
     }
     let (train_labels, train) = read_svmlight(&args[1], 0)?;
     // The test rows keep the training columns only, as a model's vocabulary would.
@@ -43,6 +43,7 @@ fn main() -> Result<(), Failure> {
     };
     let svm = SvmParams {
         c: args[6].parse()?,
+        seed: args.get(8).map_or(Ok(1), |seed| seed.parse())?,
         ..SvmParams::default()
     };
     let (mut fits, mut predicts, mut accuracy, mut features) = (vec![], vec![], 0.0, 0);

@@ -519,3 +519,47 @@ fn a_kernel_svm_of_format_11_classifies_as_it_did_and_is_refused_by_update() {
     assert!(stderr.contains(&refusal), "{stderr}");
     assert_eq!(std::fs::read(&copy).unwrap(), std::fs::read(path).unwrap());
 }
+
+/// A linear SVM over random Fourier features of format 12, by `bowline train four.tsv --approx
+/// rff --components 8 -o M` on the four lines above, whose map drew its weights by Box–Muller.
+/// A map fitted now draws them by the ziggurat (format 15); this one still draws them as it did,
+/// so it gives three probes the labels and scores it gave when written (`classify --format
+/// jsonl`). `update` continues it with the same map, and writes it in format 15.
+#[test]
+fn random_fourier_features_of_format_12_classify_as_they_did_and_update() {
+    let path = "tests/fixtures/model-v12-rff.bowline";
+    assert_eq!(std::fs::read(path).unwrap()[8..12], 12u32.to_le_bytes());
+    let model = TextClassifier::load(path).unwrap();
+    let then = [
+        ("a rocket to the moon", "food", 0.5735880450872243),
+        ("fresh bread from the oven", "food", 0.6061691900218582),
+        ("the striker scored a goal", "space", 0.7592153303965519),
+    ];
+    for (text, label, score) in then {
+        let prediction = model.predict(text).unwrap();
+        assert_eq!(prediction.label, label, "{text}");
+        assert!((prediction.ranked[0].1 - score).abs() < 1e-12, "{text}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("m.model");
+    std::fs::copy(path, &copy).unwrap();
+    std::fs::write(dir.path().join("more.tsv"), "space\ta rocket to the moon\n").unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_bowline"))
+        .arg("update")
+        .arg(&copy)
+        .arg(dir.path().join("more.tsv"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let bytes = std::fs::read(&copy).unwrap();
+    assert_eq!(
+        bytes[8..12],
+        bowline::model::FOURIER_FORMAT_VERSION.to_le_bytes()
+    );
+    let updated = TextClassifier::load(&copy).unwrap();
+    assert_eq!(
+        updated.predict("a rocket to the moon").unwrap().label,
+        "space"
+    );
+}

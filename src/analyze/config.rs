@@ -164,6 +164,10 @@ pub struct AnalyzerConfig {
     pub tokenizer: Tokenizer,
 }
 
+/// The model format that added the tokenizer: a file of it or later holds the tokenizer, the
+/// default too, at the end of the analysis (see the model format's history, `model/format`).
+pub(crate) const TOKENIZER_FORMAT: u32 = 14;
+
 fn yes() -> bool {
     true
 }

@@ -21,6 +21,7 @@ pub(crate) mod stop_words;
 mod terms;
 pub mod tokenize;
 
+pub(crate) use config::TOKENIZER_FORMAT;
 pub use config::{AnalyzerConfig, Language, StopWords};
 pub(crate) use memo::TokenMemo as WordMemo;
 use memo::TokenMemo;

@@ -10,6 +10,7 @@
 //! classes the two problems are one problem with its targets negated, so it is solved once.
 
 mod cache;
+mod cosine;
 mod fourier;
 mod gram;
 mod kernel;

@@ -614,5 +614,6 @@ mod explain;
 mod held_out;
 mod objective;
 mod params;
+mod row;
 #[cfg(test)]
 mod tests;

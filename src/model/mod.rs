@@ -29,8 +29,8 @@ pub use approx::{ApproxParams, Approximated, Approximation};
 pub use decision::{CostMatrix, Decision};
 pub use explain::Attribution;
 pub use format::{
-    Model, ModelLock, APPROX_FORMAT_VERSION, FORMAT_VERSION, HASHED_FORMAT_VERSION,
-    KERNEL_FORMAT_VERSION, TOKENIZER_FORMAT_VERSION,
+    Model, ModelLock, APPROX_FORMAT_VERSION, FORMAT_VERSION, FOURIER_FORMAT_VERSION,
+    HASHED_FORMAT_VERSION, KERNEL_FORMAT_VERSION, TOKENIZER_FORMAT_VERSION,
 };
 pub(crate) use info::utc_now;
 pub use info::{TrainingInfo, Tuned};

@@ -32,3 +32,18 @@ impl SplitMix {
         }
     }
 }
+
+/// So that `rand_distr`'s distributions draw from it (the random Fourier features' normals).
+impl rand_core::RngCore for SplitMix {
+    fn next_u32(&mut self) -> u32 {
+        (SplitMix::next_u64(self) >> 32) as u32
+    }
+
+    fn next_u64(&mut self) -> u64 {
+        SplitMix::next_u64(self)
+    }
+
+    fn fill_bytes(&mut self, dst: &mut [u8]) {
+        rand_core::impls::fill_bytes_via_next(self, dst);
+    }
+}

@@ -106,6 +106,8 @@ pub(crate) struct Writer<'w> {
     /// Whether the format written holds every field, even those that a file of an older
     /// format holds only sometimes (see [`Writer::writes_every_field`]).
     every_field: bool,
+    /// The format written.
+    version: u32,
 }
 
 /// Why [`encode`] failed.
@@ -126,12 +128,13 @@ pub(crate) struct Encoded {
 
 /// Encodes `value` as a model file's postcard part, its tables laid out as sections and written
 /// to `out` as they are met (only measured without `out`, to learn their length and CRC-32
-/// for the header). `every_field` says that the format written holds every field (see
-/// [`Writer::writes_every_field`]). Fails with the writing's error, or else with the encoding's.
+/// for the header), in format `version`. `every_field` says that the format written holds every
+/// field (see [`Writer::writes_every_field`]). Fails with the writing's error, or else with the
+/// encoding's.
 pub(crate) fn encode<T: Serialize + ?Sized>(
     value: &T,
     out: Option<&mut dyn Write>,
-    every_field: bool,
+    (version, every_field): (u32, bool),
 ) -> Result<Encoded, Failure> {
     let writer = Writer {
         postcard: Vec::new(),
@@ -140,6 +143,7 @@ pub(crate) fn encode<T: Serialize + ?Sized>(
         out,
         error: None,
         every_field,
+        version,
     };
     let mut serializer = postcard::Serializer { output: writer };
     let encoded = value.serialize(&mut serializer);
@@ -161,6 +165,11 @@ impl Writer<'_> {
     /// field that only some files of that format hold (the hashed columns of format 10).
     pub(crate) fn writes_every_field(&self) -> bool {
         self.every_field
+    }
+
+    /// The format written.
+    pub(crate) fn version(&self) -> u32 {
+        self.version
     }
 
     /// Adds a section, writes it when writing, and returns its offset. A section is written

@@ -11,7 +11,7 @@ use super::{
     Counted, HashedCounter, Hashing, LazyGrams, RowCounter, SparseRow, TermList, VectorizerConfig,
     Weighting,
 };
-use crate::analyze::{AnalyzerConfig, Terms};
+use crate::analyze::{AnalyzerConfig, Terms, Tokenizer, TOKENIZER_FORMAT};
 use crate::error::{Error, Result};
 use crate::packed::{self, sections, Table};
 
@@ -43,6 +43,11 @@ struct StoredVectorizer {
 #[derive(Serialize)]
 struct StoredRef<'a> {
     analyzer: &'a AnalyzerConfig,
+    /// The analysis's tokenizer where the analysis leaves it out, being the default, but the
+    /// format written holds it (see [`TOKENIZER_FORMAT`]). Postcard frames no struct, so these
+    /// bytes end the analysis as the reader of that format reads it.
+    #[serde(skip_serializing_if = "left_out")]
+    tokenizer: Kept<Tokenizer>,
     config: &'a VectorizerConfig,
     n_docs: u32,
     terms: &'a TermList,
@@ -162,8 +167,12 @@ impl TryFrom<StoredVectorizer> for FittedVectorizer {
 
 impl Serialize for FittedVectorizer {
     fn serialize<S: serde::Serializer>(&self, mut serializer: S) -> Result<S::Ok, S::Error> {
-        let every_field = sections::writing(&mut serializer).map(|w| w.writes_every_field());
+        let writer =
+            sections::writing(&mut serializer).map(|w| (w.writes_every_field(), w.version()));
+        let every_field = writer.map(|(every_field, _)| every_field);
         let in_file = every_field.is_some();
+        let tokenizer = self.analyzer.tokenizer;
+        let tokenizer_held = writer.is_some_and(|(_, version)| version >= TOKENIZER_FORMAT);
         let (hashing, ngram_weight) = (self.config.hashing, self.config.ngram_weight);
         // Elsewhere than in a model file, a hashed vectorizer is written as it was before the
         // list of columns: a document frequency for every column.
@@ -177,6 +186,10 @@ impl Serialize for FittedVectorizer {
         };
         StoredRef {
             analyzer: &self.analyzer,
+            tokenizer: Kept {
+                value: tokenizer,
+                kept: tokenizer_held && tokenizer.is_unicode(),
+            },
             config: &self.config,
             n_docs: self.n_docs,
             terms: &self.terms,

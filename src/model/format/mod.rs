@@ -41,6 +41,7 @@
 //! | 12 | the linear SVM over a kernel approximation (`--approx`), the classifier's last variant: its feature map (Nyström's landmarks and map as sections, or random Fourier features' seed, γ, offsets and per-column keys) and the linear SVM. Only such a model is written in format 12 |
 //! | 13 | the class of each of the kernel SVM's support vectors (a section, after its sigmoids), which `update` needs. A model with a kernel SVM is written in format 13; one of format 11 is still read, and refused by `update` |
 //! | 14 | the tokenizer (`--tokenizer`), at the end of the analysis. Only a model whose tokenizer is not the default is written in format 14, with every field; any other is written as before |
+//! | 15 | how random Fourier features draw their weights, at the end of their map: the ziggurat for a map fitted now, Box–Muller for one read from an earlier format. Only a linear SVM over random Fourier features is written in format 15, with every field; any other is written as before |
 //!
 //! `versions.rs` holds the same history as the decoder reads it: the fields that each format
 //! added, which a file of an earlier format lacks and which read as their defaults (not hashed,
@@ -54,9 +55,10 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 pub use self::versions::{
-    APPROX_FORMAT_VERSION, FORMAT_VERSION, HASHED_FORMAT_VERSION, KERNEL_FORMAT_VERSION,
-    TOKENIZER_FORMAT_VERSION,
+    APPROX_FORMAT_VERSION, FORMAT_VERSION, FOURIER_FORMAT_VERSION, HASHED_FORMAT_VERSION,
+    KERNEL_FORMAT_VERSION, TOKENIZER_FORMAT_VERSION,
 };
+use super::approx::Approximation;
 use super::{Classifier, TrainingInfo};
 use crate::error::{Error, Result};
 use crate::packed::sections::{self, Backing, Reader, Sections};
@@ -115,19 +117,12 @@ impl Model {
     fn header(&self, path: &Path) -> Result<(Vec<u8>, usize)> {
         // Parts derived from others are stored, so that loading need not compute them.
         self.classifier.derive_stored_parts();
-        let measured =
-            sections::encode(self, None, self.every_field()).map_err(|e| failed(path, e))?;
+        let version = self.version();
+        let measured = sections::encode(self, None, (version, self.every_field()))
+            .map_err(|e| failed(path, e))?;
         let postcard = measured.postcard.len() as u64;
         let mut header = Vec::with_capacity(HEADER_6);
         header.extend_from_slice(MAGIC);
-        let approximated = self.classifier.approximated().is_some();
-        let version = match (self.every_field(), self.vectorizer.hashing()) {
-            _ if self.other_tokenizer() => TOKENIZER_FORMAT_VERSION,
-            (true, _) if approximated => APPROX_FORMAT_VERSION,
-            (true, _) => KERNEL_FORMAT_VERSION,
-            (false, Some(_)) => HASHED_FORMAT_VERSION,
-            (false, None) => FORMAT_VERSION,
-        };
         header.extend_from_slice(&version.to_le_bytes());
         header.extend_from_slice(&postcard.to_le_bytes());
         header.extend_from_slice(&crc32fast::hash(&measured.postcard).to_le_bytes());
@@ -142,6 +137,20 @@ impl Model {
     /// hashed columns even when empty): a model with a kernel SVM (format 13), a linear SVM
     /// over a kernel approximation (format 12) or a tokenizer other than the default (format
     /// 14). Any other is written in format 9 or 10, as before those formats.
+    /// The format this model is written in: the oldest that holds all of it.
+    fn version(&self) -> u32 {
+        let approximated = self.classifier.approximated();
+        let fourier = approximated.is_some_and(|a| a.map.approximation() == Approximation::Fourier);
+        match (self.every_field(), self.vectorizer.hashing()) {
+            _ if fourier => FOURIER_FORMAT_VERSION,
+            _ if self.other_tokenizer() => TOKENIZER_FORMAT_VERSION,
+            (true, _) if approximated.is_some() => APPROX_FORMAT_VERSION,
+            (true, _) => KERNEL_FORMAT_VERSION,
+            (false, Some(_)) => HASHED_FORMAT_VERSION,
+            (false, None) => FORMAT_VERSION,
+        }
+    }
+
     fn every_field(&self) -> bool {
         self.classifier.kernel_svm().is_some()
             || self.classifier.approximated().is_some()
@@ -155,7 +164,7 @@ impl Model {
 
     /// Writes the sections, then the postcard part, after the header.
     fn write_body(&self, out: &mut impl std::io::Write, path: &Path) -> Result<()> {
-        let encoded = sections::encode(self, Some(&mut *out), self.every_field())
+        let encoded = sections::encode(self, Some(&mut *out), (self.version(), self.every_field()))
             .map_err(|e| failed(path, e))?;
         out.write_all(&encoded.postcard)
             .map_err(|e| Error::io(path, e))

@@ -16,11 +16,14 @@ pub const KERNEL_FORMAT_VERSION: u32 = 13;
 /// written as before.
 pub const APPROX_FORMAT_VERSION: u32 = 12;
 /// The format this bowline writes a model whose analysis has a tokenizer other than the default
-/// in, the newest: it reads every format from the oldest, 3, to this one. Only such a model has
-/// the field it added, so any other is written as before.
-pub const TOKENIZER_FORMAT_VERSION: u32 = 14;
+/// in. Only such a model has the field it added, so any other is written as before.
+pub const TOKENIZER_FORMAT_VERSION: u32 = crate::analyze::TOKENIZER_FORMAT;
+/// The format this bowline writes a linear SVM over random Fourier features in, the newest: it
+/// reads every format from the oldest, 3, to this one. Only such a model has the field it added,
+/// so any other is written as before.
+pub const FOURIER_FORMAT_VERSION: u32 = 15;
 /// The newest format this bowline reads.
-pub(super) const NEWEST: u32 = TOKENIZER_FORMAT_VERSION;
+pub(super) const NEWEST: u32 = FOURIER_FORMAT_VERSION;
 /// The oldest format this bowline reads.
 pub(super) const OLDEST: u32 = 3;
 /// The first format whose large arrays are sections, which its header locates.
@@ -43,6 +46,7 @@ pub(super) const FIELDS: &[Since] = &[
     since(10, "StoredVectorizer", "columns"),
     since(13, "StoredKernelSvm", "labels"),
     since(14, "AnalyzerConfig", "tokenizer"),
+    since(15, "FourierFeatures", "normals"),
 ];
 
 const fn since(version: u32, owner: &'static str, field: &'static str) -> Since {

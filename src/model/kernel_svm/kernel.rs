@@ -193,11 +193,12 @@ pub(crate) fn squared_norms(x: &Matrix) -> Vec<f64> {
         .collect()
 }
 
-/// A matrix of `rows` rows of `width` values each, from their row-major `values`, with exact
-/// zeros left out. The values' buffer becomes the matrix's, compacted in place, and the column
-/// ids are allocated once at their final size: a map of thousands of features makes a matrix of
-/// hundreds of megabytes, which growing row by row copied and zeroed page by page several times
-/// over (most of the time of fitting random Fourier features on SMS).
+/// A matrix of `rows` rows of `width` values each, from their row-major `values`. Zeros are
+/// kept, so that every row holds every column: the SVM's solver then reads the rows as dense
+/// (`linear_svm/row.rs`), as it could not Nyström's landmarks, whose features are a triangular
+/// factor's rows. The values' buffer becomes the matrix's, and the column ids are allocated once
+/// at their final size: a map of thousands of features makes a matrix of hundreds of megabytes,
+/// which growing row by row copied and zeroed page by page several times over.
 pub(crate) fn dense_matrix(mut values: Vec<f64>, rows: usize, width: usize) -> Result<Matrix> {
     if values.len() < rows * width {
         return Err(Error::Config(format!(
@@ -206,16 +207,9 @@ pub(crate) fn dense_matrix(mut values: Vec<f64>, rows: usize, width: usize) -> R
         )));
     }
     values.truncate(rows * width);
-    let nonzero = values.iter().filter(|&&v| v != 0.0).count();
-    let (mut indptr, mut indices) = (Vec::with_capacity(rows + 1), Vec::with_capacity(nonzero));
-    indptr.push(0);
-    for i in 0..rows {
-        let row = &values[i * width..][..width];
-        let columns = (0..width as u32).zip(row).filter(|(_, &v)| v != 0.0);
-        indices.extend(columns.map(|(j, _)| j));
-        indptr.push(indices.len());
-    }
-    values.retain(|&v| v != 0.0);
+    let indptr = (0..=rows).map(|i| i * width).collect();
+    let mut indices = Vec::with_capacity(rows * width);
+    (0..rows).for_each(|_| indices.extend(0..width as u32));
     Matrix::try_new((rows, width), indptr, indices, values)
         .map_err(|(_, _, _, err)| Error::Config(format!("inconsistent dense matrix: {err}")))
 }

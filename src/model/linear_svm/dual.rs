@@ -16,6 +16,7 @@ use std::ops::Range;
 use rayon::prelude::*;
 
 use super::params::{Convergence, Loss, SvmParams, Targets};
+use super::row::Row;
 use crate::error::Result;
 use crate::model::random::SplitMix;
 use crate::prefetch::prefetch;
@@ -50,8 +51,11 @@ pub struct Rows<'a> {
     pub targets: Targets<'a>,
     /// ‖x_i‖² + 1 (the bias feature) per row.
     norms: Vec<f64>,
-    /// `x` in the solver's columns.
-    renumbered: Matrix,
+    /// `x` in the solver's columns; `None` where they are `x`'s own (see [`Rows::solver_rows`]).
+    renumbered: Option<Matrix>,
+    /// Where every row holds every column (a kernel approximation's rows), `x`'s values as
+    /// `f32`, row-major, which the solver reads instead of `x`; otherwise empty.
+    dense: Vec<f32>,
     /// The solver's number of each of `x`'s columns (a row's own column for a column that row
     /// alone holds); [`NO_COLUMN`] for a column no row holds.
     pub(super) solver_column: Vec<u32>,
@@ -89,10 +93,6 @@ impl<'a> Rows<'a> {
     }
 
     fn build(x: &'a Matrix, targets: Targets<'a>, own_columns: bool) -> Result<Self> {
-        let norms = x
-            .outer_iterator()
-            .map(|row| row.data().iter().map(|v| v * v).sum::<f64>() + 1.0)
-            .collect();
         let holders = rows_holding(x);
         let least = if own_columns { 2 } else { 0 };
         let (mut solver_column, shared) = most_frequent_first(&holders, least);
@@ -101,16 +101,26 @@ impl<'a> Rows<'a> {
         let length = |i: usize| {
             kept_columns(matrix_row(x, i).0, &solver_column) + usize::from(own[i] != NO_COLUMN)
         };
-        let renumbered = fill_rows(x.rows(), columns, length, |range, out| {
-            let row = |i: usize| matrix_row(x, i);
-            let with_own = |i: usize, row: &mut SparseRow| {
-                if own[i] != NO_COLUMN {
-                    row.indices.push(own[i]);
-                    row.values.push(own_norm[i]);
-                }
-            };
-            for_each_renumbered(range, &solver_column, row, with_own, |_, row| out.push(row));
-        })?;
+        let identity = own.iter().all(|&o| o == NO_COLUMN)
+            && (solver_column.iter().enumerate()).all(|(j, &s)| s as usize == j);
+        let renumbered = (!identity).then(|| {
+            fill_rows(x.rows(), columns, length, |range, out| {
+                let row = |i: usize| matrix_row(x, i);
+                let with_own = |i: usize, row: &mut SparseRow| {
+                    if own[i] != NO_COLUMN {
+                        row.indices.push(own[i]);
+                        row.values.push(own_norm[i]);
+                    }
+                };
+                for_each_renumbered(range, &solver_column, row, with_own, |_, row| out.push(row));
+            })
+        });
+        let renumbered = renumbered.transpose()?;
+        let dense = if identity && x.nnz() == x.rows() * x.cols() {
+            x.data().par_iter().map(|&v| v as f32).collect()
+        } else {
+            Vec::new()
+        };
         for (i, &o) in own.iter().enumerate() {
             for &j in matrix_row(x, i).0 {
                 if o != NO_COLUMN && holders[j as usize] == 1 {
@@ -118,22 +128,52 @@ impl<'a> Rows<'a> {
                 }
             }
         }
-        Ok(Rows {
+        let mut rows = Rows {
             x,
             targets,
-            norms,
+            norms: Vec::new(),
             renumbered,
+            dense,
             solver_column,
             shared,
             columns,
             own_norm,
-        })
+        };
+        // The squared norms of the rows as the solver reads them, the dense ones rounded.
+        rows.norms = (0..x.rows())
+            .map(|i| match rows.row(i) {
+                Row::Sparse(_, values) => values.iter().map(|v| v * v).sum::<f64>() + 1.0,
+                Row::Dense(values) => {
+                    values.iter().map(|&v| f64::from(v).powi(2)).sum::<f64>() + 1.0
+                }
+            })
+            .collect();
+        Ok(rows)
     }
 
     /// Frees the renumbered rows once every group is solved, keeping the numbering that
     /// [`table`] reads: the two are then not held at once.
     pub(super) fn free_renumbered(&mut self) {
-        self.renumbered = Matrix::zero((0, 0));
+        self.renumbered = self.renumbered.as_ref().map(|_| Matrix::zero((0, 0)));
+        self.dense = Vec::new();
+    }
+
+    /// Row `i` as the solver reads it.
+    pub(super) fn row(&self, i: usize) -> Row<'_> {
+        if self.dense.is_empty() {
+            let (indices, values) = matrix_row(self.solver_rows(), i);
+            Row::Sparse(indices, values)
+        } else {
+            Row::Dense(&self.dense[i * self.columns..(i + 1) * self.columns])
+        }
+    }
+
+    /// The rows in the solver's columns. Where every column is held by the same number of
+    /// rows, at least two, the numbering keeps each column's own number, and `x` is used as
+    /// it is: the rows of a kernel approximation, where a copy would take as much memory again
+    /// (187 MB for SMS's 4,000 random Fourier features).
+    fn solver_rows(&self) -> &Matrix {
+        self.renumbered.as_ref().unwrap_or(self.x)
     }
 
     /// The number of the solver's columns; its weights hold one more, the bias.
@@ -195,13 +235,7 @@ impl<'a> Rows<'a> {
     /// Row `i`'s decision values w·x_i + b in the lanes of `weights` (in the solver's columns,
     /// bias last).
     pub(super) fn margins<const L: usize>(&self, i: usize, weights: &[[f64; L]]) -> [f64; L] {
-        let (indices, values) = matrix_row(&self.renumbered, i);
-        let mut margins = weights[weights.len() - 1];
-        for (&j, &v) in indices.iter().zip(values) {
-            let column = &weights[j as usize];
-            (0..L).for_each(|c| margins[c] += column[c] * v);
-        }
-        margins
+        self.row(i).margins(weights)
     }
 
     /// Takes row `i` out of the problems of the classes from `first` on: its part of `weights`
@@ -219,13 +253,7 @@ impl<'a> Rows<'a> {
             a if self.targets.contains(i, first + c) => a,
             a => -a,
         });
-        let (indices, values) = matrix_row(&self.renumbered, i);
-        for (&j, &v) in indices.iter().zip(values) {
-            let column = &mut weights[j as usize];
-            (0..L).for_each(|c| column[c] -= part[c] * v);
-        }
-        let bias = weights.len() - 1;
-        (0..L).for_each(|c| weights[bias][c] -= part[c]);
+        self.row(i).add(weights, part.map(|p| -p));
         *alpha = [0.0; L];
     }
 
@@ -235,10 +263,15 @@ impl<'a> Rows<'a> {
     /// (in-process repeats alternated with the solver without it). Asking for more than the
     /// first cache line of each array was slower.
     pub(super) fn prefetch_start(&self, i: usize) {
-        let start = self.renumbered.indptr().outer_inds_sz(i).start;
-        if let Some(index) = self.renumbered.indices().get(start) {
+        if let Some(value) = self.dense.get(i * self.columns) {
+            prefetch(value);
+            return;
+        }
+        let rows = self.solver_rows();
+        let start = rows.indptr().outer_inds_sz(i).start;
+        if let Some(index) = rows.indices().get(start) {
             prefetch(index);
-            prefetch(&self.renumbered.data()[start]);
+            prefetch(&rows.data()[start]);
         }
     }
 }
@@ -566,15 +599,6 @@ pub(super) fn table(rows: &Rows, solutions: &mut [Solution]) -> Vec<f32> {
     table
 }
 
-/// How many entries ahead of the one being summed the margin loop asks for a row's weights.
-///
-/// The weights of the rare features miss every cache, and the loop waited for them one at a
-/// time: half of the solver's samples sat on that load. Asked for this far ahead, they arrive
-/// while earlier entries are summed; solves of 20 Newsgroups' bigrams took 15–25% less time
-/// (in-process repeats alternated with the solver without it; 24 entries ahead gained about as
-/// much).
-const PREFETCH_AHEAD: usize = 48;
-
 /// The upper bound of a dual variable (C for hinge, unbounded for squared hinge) and what the
 /// loss adds to the Hessian's diagonal (0 for hinge, 1/(2C) for squared hinge).
 pub(super) fn loss_constants(params: &SvmParams) -> (f64, f64) {
@@ -640,16 +664,8 @@ impl<const L: usize> Pass<L> {
         alpha: &mut [f64; L],
         progress: &mut Progress,
     ) {
-        let (indices, values) = matrix_row(&rows.renumbered, i);
-        let bias = weights.len() - 1;
-        let mut margins = weights[bias];
-        for (k, (&j, &v)) in indices.iter().zip(values).enumerate() {
-            if let Some(&ahead) = indices.get(k + PREFETCH_AHEAD) {
-                prefetch(&weights[ahead as usize]);
-            }
-            let column = &weights[j as usize];
-            (0..L).for_each(|c| margins[c] += column[c] * v);
-        }
+        let row = rows.row(i);
+        let margins = row.margins(weights);
         let mut steps = [0.0; L];
         for c in 0..L {
             self.running[c] &= c < progress.convergence.len() && !progress.convergence[c].converged;
@@ -665,12 +681,7 @@ impl<const L: usize> Pass<L> {
             }
         }
         if steps.iter().any(|&s| s != 0.0) {
-            let scaled = steps.map(|s| s * self.sigma);
-            for (&j, &v) in indices.iter().zip(values) {
-                let column = &mut weights[j as usize];
-                (0..L).for_each(|c| column[c] += scaled[c] * v);
-            }
-            (0..L).for_each(|c| weights[bias][c] += scaled[c]);
+            row.add(weights, steps.map(|s| s * self.sigma));
         }
     }
 

@@ -8,7 +8,7 @@ type Pair = (Table<u32>, Table<f64>);
 /// The sections and the postcard part of `pair`, as a model file lays them out.
 fn encode_pair(pair: &Pair) -> (Vec<u8>, Vec<u8>) {
     let mut sections = Vec::new();
-    let encoded = encode(pair, Some(&mut sections), false).unwrap();
+    let encoded = encode(pair, Some(&mut sections), (6, false)).unwrap();
     (sections, encoded.postcard)
 }
 
@@ -22,7 +22,7 @@ fn tables_round_trip_through_sections_aligned_and_in_place() {
     let pair: Pair = (vec![1, 2, 3].into(), vec![0.5, -1.0].into());
     let (sections, postcard) = encode_pair(&pair);
     assert!(matches!(
-        encode(&(), None, false),
+        encode(&(), None, (6, false)),
         Ok(Encoded { length: 0, .. })
     ));
     // 12 bytes of u32, 4 of padding, 16 of f64.
