@@ -178,9 +178,9 @@ impl FourierFeatures {
     pub fn transform_dense(&self, x: &Matrix) -> Vec<f64> {
         use rayon::prelude::*;
         let (m, draw) = (self.components, self.draw_block());
-        let mut out: Vec<f64> = (0..x.rows())
-            .flat_map(|_| self.offsets.iter().copied())
-            .collect();
+        // Zeros from the allocator are pages not yet touched: each row's first group writes its
+        // offsets, so the pages are first touched by the threads that fill them.
+        let mut out = vec![0.0; x.rows() * m];
         let (columns, places) = self.used_columns(x);
         let held = (WEIGHTS_HELD / draw).max(1);
         // Rows with no entries in the map's columns still take their cosines, in one group.
@@ -206,6 +206,9 @@ impl FourierFeatures {
                     .enumerate()
                     .for_each(|(i, (row, cursor))| {
                         let sums = &mut row[first..first + width];
+                        if start == 0 {
+                            sums.copy_from_slice(&self.offsets[first..first + width]);
+                        }
                         group.add_row_share(matrix_row(x, i), cursor, sums);
                         if start + held >= columns.len() {
                             cosine::scaled_cosines(sums, scale);

@@ -1,5 +1,6 @@
 //! The kernels over sparse rows, and the dense scratch row that their dot products use.
 
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::choice::Choice;
@@ -208,8 +209,10 @@ pub(crate) fn dense_matrix(mut values: Vec<f64>, rows: usize, width: usize) -> R
     }
     values.truncate(rows * width);
     let indptr = (0..=rows).map(|i| i * width).collect();
-    let mut indices = Vec::with_capacity(rows * width);
-    (0..rows).for_each(|_| indices.extend(0..width as u32));
+    let mut indices = vec![0; rows * width];
+    indices.par_chunks_mut(width.max(1)).for_each(|row| {
+        (row.iter_mut().zip(0..)).for_each(|(j, column)| *j = column);
+    });
     Matrix::try_new((rows, width), indptr, indices, values)
         .map_err(|(_, _, _, err)| Error::Config(format!("inconsistent dense matrix: {err}")))
 }

@@ -52,11 +52,7 @@ impl Row<'_> {
                     (0..L).for_each(|c| column[c] += scaled[c] * v);
                 }
             }
-            Row::Dense(values) => {
-                for (&v, column) in values.iter().zip(columns) {
-                    (0..L).for_each(|c| column[c] += scaled[c] * f64::from(v));
-                }
-            }
+            Row::Dense(values) => dense_add(values, columns, scaled),
         }
         (0..L).for_each(|c| bias[0][c] += scaled[c]);
     }
@@ -77,6 +73,12 @@ fn sparse_margins<const L: usize>(
         (0..L).for_each(|c| margins[c] += column[c] * v);
     }
     margins
+}
+
+fn dense_add<const L: usize>(values: &[f32], columns: &mut [[f64; L]], scaled: [f64; L]) {
+    for (&v, column) in values.iter().zip(columns) {
+        (0..L).for_each(|c| column[c] += scaled[c] * f64::from(v));
+    }
 }
 
 fn dense_margins<const L: usize>(values: &[f32], columns: &[[f64; L]], bias: [f64; L]) -> [f64; L] {

@@ -631,3 +631,47 @@ fn a_warm_start_in_columns_one_row_or_none_holds_gives_the_weights_of_solving_th
         assert_eq!(solution.0[held_by_none * 4 + c], kept);
     }
 }
+
+/// Two classes that every row falls in one of are solved in one lane, the second read off the
+/// first (`dual::solve_mirrored`): on sparse rows and on dense ones (which the solver reads as
+/// `f32`), each class gets bit for bit what solving it alone gives.
+#[test]
+fn two_mirrored_classes_get_what_each_gets_alone() {
+    let (sparse, labels) = random_problem(300, 3_000, 2);
+    let mut random = crate::model::random::SplitMix(3);
+    let mut builder = MatrixBuilder::default();
+    for &label in &labels {
+        let values =
+            (0..40).map(|j| (random.below(100) as f64 - 50.0) / 100.0 + f64::from(label == j % 2));
+        builder.push(&SparseRow {
+            indices: (0..40).collect(),
+            values: values.map(|v| if v == 0.0 { 0.5 } else { v }).collect(),
+        });
+    }
+    let dense = builder.finish(40).unwrap();
+    let cold = |k| vec![Start::cold(); k];
+    for x in [&sparse, &dense] {
+        let rows = dual::Rows::new(x, &labels).unwrap();
+        let (table, together) = solve_all(&rows, 2, cold(2));
+        for c in 0..2 {
+            let mut alone = dual::solve(&rows, c..c + 1, &tight(), 5, cold(1), |_, _| {});
+            let one = class_weights(
+                &dual::table(&rows, std::slice::from_mut(&mut alone)),
+                c + 1,
+                c,
+            );
+            let weights = class_weights(&table, 2, c);
+            assert!(
+                weights
+                    .iter()
+                    .zip(&one)
+                    .all(|(a, b)| a.to_bits() == b.to_bits()),
+                "class {c}"
+            );
+            assert_eq!(alone.convergence[0], together.convergence[c]);
+            assert_eq!(alone.bias[0].to_bits(), together.bias[c].to_bits());
+            let alpha = (0..labels.len()).map(|i| together.row_alpha(i)[c]);
+            assert!(alpha.eq(alone.alpha.iter().copied()), "class {c}");
+        }
+    }
+}
