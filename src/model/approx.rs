@@ -187,6 +187,14 @@ impl FeatureMap {
         }
     }
 
+    /// The mapped rows of `x`, row-major, [`FeatureMap::features`] values each.
+    pub fn transform_dense(&self, x: &Matrix) -> Vec<f64> {
+        match self {
+            FeatureMap::Nystroem(map) => map.transform_dense(x),
+            FeatureMap::Fourier(map) => map.transform_dense(x),
+        }
+    }
+
     /// One mapped row, into `out` ([`FeatureMap::features`] long).
     pub fn transform_row(&self, indices: &[u32], values: &[f64], out: &mut [f64]) {
         match self {
@@ -258,17 +266,19 @@ impl Approximated {
     }
 
     /// The predicted class of every weighted row of `x`: the rows are mapped as one batch (each
-    /// Fourier weight drawn once, Nyström's map as matrix products), then scored in parallel.
+    /// Fourier weight drawn once, Nyström's map as matrix products), then scored in parallel,
+    /// each from its dense values.
     pub fn predict(&self, x: &Matrix) -> Result<Vec<u32>> {
         use rayon::prelude::*;
-        let mapped = self.map.transform(x)?;
-        let classes = self.svm.classes();
-        Ok((0..mapped.rows())
+        let (features, classes) = (self.map.features(), self.svm.classes());
+        let mapped = self.map.transform_dense(x);
+        let columns: Vec<u32> = (0..features as u32).collect();
+        Ok((0..x.rows())
             .into_par_iter()
             .map(|i| {
-                let (indices, values) = crate::vectorize::matrix_row(&mapped, i);
+                let values = &mapped[i * features..(i + 1) * features];
                 let mut scores = vec![0.0; classes];
-                self.svm.scores(indices, values, &mut scores);
+                self.svm.scores(&columns, values, &mut scores);
                 let best =
                     (0..classes).max_by(|&a, &b| scores[a].total_cmp(&scores[b]).then(b.cmp(&a)));
                 best.unwrap_or(0) as u32

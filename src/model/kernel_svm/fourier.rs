@@ -170,7 +170,7 @@ impl FourierFeatures {
 
     /// z(x) for every row of `x`, row-major, M per row; columns the map was not fitted on are
     /// left out. The components are taken one draw block at a time, and within it the columns
-    /// that occur as many at a time as [`WEIGHTS_HELD`] allows: their weights are drawn (in
+    /// that occur as many at a time as 32 MB of weights allows: their weights are drawn (in
     /// parallel), then every row adds its values' share, rows in parallel. A row's block of
     /// sums stays in cache while its entries add to it, and takes its cosines before it
     /// leaves; with Box–Muller's one block of every component, the whole rows are swept again

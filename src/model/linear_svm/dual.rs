@@ -139,11 +139,12 @@ impl<'a> Rows<'a> {
             columns,
             own_norm,
         };
-        // The squared norms of the rows as the solver reads them, the dense ones rounded.
+        // The squared norms of `x`'s rows (in their order, which the renumbered rows do not
+        // keep), or of the dense rows as the solver reads them, rounded.
         rows.norms = (0..x.rows())
             .into_par_iter()
             .map(|i| match rows.row(i) {
-                Row::Sparse(_, values) => values.iter().map(|v| v * v).sum::<f64>() + 1.0,
+                Row::Sparse(..) => matrix_row(x, i).1.iter().map(|v| v * v).sum::<f64>() + 1.0,
                 Row::Dense(values) => {
                     values.iter().map(|&v| f64::from(v).powi(2)).sum::<f64>() + 1.0
                 }
@@ -636,8 +637,11 @@ pub(super) fn table(rows: &Rows, solutions: &mut [Solution]) -> Vec<f32> {
     let classes = solutions.last().map_or(0, |s| s.classes.end);
     let mut table = vec![0.0f32; rows.x.cols() * classes];
     let mut factors = vec![0.0; rows.x.cols()];
-    rows.own_entries()
-        .for_each(|(j, _, factor)| factors[j] = factor);
+    // Without own columns (every column held by two rows or more) there are no factors, and
+    // no need to walk every entry for them: 13 ms of a random Fourier fit on SMS.
+    if rows.columns > rows.shared {
+        (rows.own_entries()).for_each(|(j, _, factor)| factors[j] = factor);
+    }
     // Each feature's row of weights is gathered from every group on its own, so the rows are
     // filled in parallel; the copy into a fresh table of tens of megabytes waits on memory.
     // (Without classes there are no rows, and no chunks of length 0 to ask for.)
