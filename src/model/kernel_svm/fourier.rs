@@ -4,9 +4,10 @@
 //!
 //! W has columns × M entries: for a vocabulary of a million terms and M = 4,000, 32 GB. It is
 //! therefore never stored: the M weights of input column j are drawn again, whenever they are
-//! needed, from a generator seeded by the map's seed and the column's key (the column's number
-//! when the map was fitted), so the map is its seed, γ, M offsets and one key per column. A
-//! batch of rows draws each column it uses once; one row draws its own columns' weights.
+//! needed, from generators seeded by the map's seed and the column's key (the column's number
+//! when the map was fitted), one per block of [`DRAW_BLOCK`] components, so the map is its
+//! seed, γ, M offsets and one key per column. A batch of rows draws each column it uses once;
+//! one row draws its own columns' weights.
 
 use rand_distr::Distribution;
 use serde::{Deserialize, Serialize};

@@ -170,10 +170,11 @@ impl<'a> Rows<'a> {
         }
     }
 
-    /// The rows in the solver's columns. Where every column is held by the same number of
-    /// rows, at least two, the numbering keeps each column's own number, and `x` is used as
-    /// it is: the rows of a kernel approximation, where a copy would take as much memory again
-    /// (187 MB for SMS's 4,000 random Fourier features).
+    /// The rows in the solver's columns. Where the numbering keeps every column's own number
+    /// (no column held by one row alone, and the columns already ordered by how many rows hold
+    /// them, as where every row holds every column), `x` is used as it is: for the rows of a
+    /// kernel approximation a copy would take as much memory again (187 MB for SMS's 4,000
+    /// random Fourier features).
     fn solver_rows(&self) -> &Matrix {
         self.renumbered.as_ref().unwrap_or(self.x)
     }
