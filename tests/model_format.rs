@@ -480,6 +480,37 @@ fn a_bit_flipped_anywhere_in_a_model_is_found_on_loading() {
     }
 }
 
+/// Asserts that the model file at `path` is of format `format` and gives each probe of `then`
+/// its label and top score (within 1e-12).
+fn gives_what_it_gave(path: &str, format: u32, then: [(&str, &str, f64); 3]) {
+    assert_eq!(std::fs::read(path).unwrap()[8..12], format.to_le_bytes());
+    let model = TextClassifier::load(path).unwrap();
+    for (text, label, score) in then {
+        let prediction = model.predict(text).unwrap();
+        assert_eq!(prediction.label, label, "{text}");
+        assert!((prediction.ranked[0].1 - score).abs() < 1e-12, "{text}");
+    }
+}
+
+/// Runs `bowline update` on a copy of the model file at `path` with the TSV `lines`; returns
+/// the folder (kept while the copy is used), the copy's path and the command's output.
+fn update_a_copy(
+    path: &str,
+    lines: &str,
+) -> (tempfile::TempDir, std::path::PathBuf, std::process::Output) {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("m.model");
+    std::fs::copy(path, &copy).unwrap();
+    std::fs::write(dir.path().join("more.tsv"), lines).unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_bowline"))
+        .arg("update")
+        .arg(&copy)
+        .arg(dir.path().join("more.tsv"))
+        .output()
+        .unwrap();
+    (dir, copy, output)
+}
+
 /// A kernel SVM of format 11, by `bowline train four.tsv --kernel rbf -o M` on the four lines
 /// above, written before kernel models kept their support vectors' classes. It still gives the
 /// probes the labels and scores it gave when written, and `update` refuses it, naming the file
@@ -487,28 +518,16 @@ fn a_bit_flipped_anywhere_in_a_model_is_found_on_loading() {
 #[test]
 fn a_kernel_svm_of_format_11_classifies_as_it_did_and_is_refused_by_update() {
     let path = "tests/fixtures/model-v11-kernel-rbf.bowline";
-    assert_eq!(std::fs::read(path).unwrap()[8..12], 11u32.to_le_bytes());
-    let model = TextClassifier::load(path).unwrap();
-    let then = [
-        ("a rocket to the moon", "space", 0.6780370022448372),
-        ("fresh bread from the oven", "food", 0.6177742847703236),
-        ("the striker scored a goal", "space", 0.5910336941162793),
-    ];
-    for (text, label, score) in then {
-        let prediction = model.predict(text).unwrap();
-        assert_eq!(prediction.label, label, "{text}");
-        assert!((prediction.ranked[0].1 - score).abs() < 1e-12, "{text}");
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let copy = dir.path().join("m.model");
-    std::fs::copy(path, &copy).unwrap();
-    std::fs::write(dir.path().join("more.tsv"), "food\tlentil soup\n").unwrap();
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_bowline"))
-        .arg("update")
-        .arg(&copy)
-        .arg(dir.path().join("more.tsv"))
-        .output()
-        .unwrap();
+    gives_what_it_gave(
+        path,
+        11,
+        [
+            ("a rocket to the moon", "space", 0.6780370022448372),
+            ("fresh bread from the oven", "food", 0.6177742847703236),
+            ("the striker scored a goal", "space", 0.5910336941162793),
+        ],
+    );
+    let (_dir, copy, output) = update_a_copy(path, "food\tlentil soup\n");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     let refusal = format!(
@@ -528,28 +547,16 @@ fn a_kernel_svm_of_format_11_classifies_as_it_did_and_is_refused_by_update() {
 #[test]
 fn random_fourier_features_of_format_12_classify_as_they_did_and_update() {
     let path = "tests/fixtures/model-v12-rff.bowline";
-    assert_eq!(std::fs::read(path).unwrap()[8..12], 12u32.to_le_bytes());
-    let model = TextClassifier::load(path).unwrap();
-    let then = [
-        ("a rocket to the moon", "food", 0.5735880450872243),
-        ("fresh bread from the oven", "food", 0.6061691900218582),
-        ("the striker scored a goal", "space", 0.7592153303965519),
-    ];
-    for (text, label, score) in then {
-        let prediction = model.predict(text).unwrap();
-        assert_eq!(prediction.label, label, "{text}");
-        assert!((prediction.ranked[0].1 - score).abs() < 1e-12, "{text}");
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let copy = dir.path().join("m.model");
-    std::fs::copy(path, &copy).unwrap();
-    std::fs::write(dir.path().join("more.tsv"), "space\ta rocket to the moon\n").unwrap();
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_bowline"))
-        .arg("update")
-        .arg(&copy)
-        .arg(dir.path().join("more.tsv"))
-        .output()
-        .unwrap();
+    gives_what_it_gave(
+        path,
+        12,
+        [
+            ("a rocket to the moon", "food", 0.5735880450872243),
+            ("fresh bread from the oven", "food", 0.6061691900218582),
+            ("the striker scored a goal", "space", 0.7592153303965519),
+        ],
+    );
+    let (_dir, copy, output) = update_a_copy(path, "space\ta rocket to the moon\n");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(0), "{stderr}");
     let bytes = std::fs::read(&copy).unwrap();

@@ -133,10 +133,6 @@ impl Model {
         Ok((header, usize::try_from(length).unwrap_or(0)))
     }
 
-    /// Whether the model is written in a format that holds every field its reader reads (the
-    /// hashed columns even when empty): a model with a kernel SVM (format 13), a linear SVM
-    /// over a kernel approximation (format 12) or a tokenizer other than the default (format
-    /// 14). Any other is written in format 9 or 10, as before those formats.
     /// The format this model is written in: the oldest that holds all of it.
     fn version(&self) -> u32 {
         let approximated = self.classifier.approximated();
@@ -151,6 +147,11 @@ impl Model {
         }
     }
 
+    /// Whether the model is written in a format that holds every field its reader reads (the
+    /// hashed columns even when empty): a model with a kernel SVM (format 13), a linear SVM
+    /// over a kernel approximation (format 12, or 15 over random Fourier features) or a
+    /// tokenizer other than the default (format 14, or 15). Any other is written in format 9 or
+    /// 10, as before those formats.
     fn every_field(&self) -> bool {
         self.classifier.kernel_svm().is_some()
             || self.classifier.approximated().is_some()

@@ -116,7 +116,7 @@ impl<'a> Rows<'a> {
             })
         });
         let renumbered = renumbered.transpose()?;
-        let dense = if identity && x.nnz() == x.rows() * x.cols() {
+        let dense = if identity && holds_every_column(x) {
             x.data().par_iter().map(|&v| v as f32).collect()
         } else {
             Vec::new()
@@ -281,14 +281,18 @@ impl<'a> Rows<'a> {
 
 /// How many rows hold each column of `x`.
 fn rows_holding(x: &Matrix) -> Vec<u32> {
-    // A row's columns are distinct, so as many entries as rows times columns is every row
-    // holding every column, as a kernel approximation's rows do: no need to count them.
-    if x.nnz() == x.rows() * x.cols() {
+    if holds_every_column(x) {
         return vec![x.rows() as u32; x.cols()];
     }
     let mut holders = vec![0u32; x.cols()];
     x.indices().iter().for_each(|&j| holders[j as usize] += 1);
     holders
+}
+
+/// Whether every row of `x` holds every column, as a kernel approximation's rows do. A row's
+/// columns are distinct, so as many entries as rows times columns says so without a count.
+fn holds_every_column(x: &Matrix) -> bool {
+    x.nnz() == x.rows() * x.cols()
 }
 
 /// A number for each column held by at least `least` rows: columns held by more rows get
