@@ -19,6 +19,7 @@ mod smo;
 #[cfg(test)]
 mod tests;
 mod update;
+mod ziggurat;
 
 use std::cell::RefCell;
 

@@ -9,11 +9,10 @@
 //! seed, γ, M offsets and one key per column. A batch of rows draws each column it uses once;
 //! one row draws its own columns' weights.
 
-use rand_distr::Distribution;
 use serde::{Deserialize, Serialize};
 
-use super::cosine;
 use super::kernel::{Gamma, Kernel, KernelKind};
+use super::{cosine, ziggurat};
 use crate::error::{Error, Result};
 use crate::model::random::SplitMix;
 use crate::packed::Table;
@@ -144,10 +143,7 @@ impl FourierFeatures {
             rng = SplitMix(
                 SplitMix(rng.0 ^ (block as u64).wrapping_mul(0xD1B5_4A32_D192_ED03)).next_u64(),
             );
-            let normals = rand_distr::StandardNormal.sample_iter(&mut rng);
-            out.iter_mut()
-                .zip(normals)
-                .for_each(|(w, n): (_, f64)| *w = deviation * n);
+            ziggurat::scaled_normals(&mut rng, deviation, out);
             return;
         }
         // Box–Muller gives two independent normals per pair of uniforms; both are used.

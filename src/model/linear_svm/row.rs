@@ -23,6 +23,18 @@ const PREFETCH_AHEAD: usize = 48;
 /// latency.
 const SUMS: usize = 4;
 
+/// The values of a dense row in one 64-byte cache line.
+const LINE: usize = 16;
+
+/// How many values ahead of the line being summed the margin loop asks for a dense row's.
+///
+/// A pass reads every row from memory, in random order; the processor's own prefetcher starts
+/// over at each row and at each 4 KB page within it (a row of 4,000 features spans four).
+/// Asked for 2 KB ahead, random Fourier features on SMS fitted in 0.26–0.28 s against
+/// 0.30–0.32 s (alternating runs; 1 KB and 8 KB ahead gained about as much, and asking for the
+/// first 2 KB of the next row as well gained nothing more).
+const DENSE_AHEAD: usize = 512;
+
 /// One row as the solver reads it.
 #[derive(Debug, Clone, Copy)]
 pub(super) enum Row<'r> {
@@ -85,12 +97,15 @@ fn dense_add<const L: usize>(values: &[f32], columns: &mut [[f64; L]], scaled: [
 fn dense_margins<const L: usize>(values: &[f32], columns: &[[f64; L]], bias: [f64; L]) -> [f64; L] {
     let mut sums = [[0.0; L]; SUMS];
     let whole = values.len() - values.len() % SUMS;
-    for (v, w) in values[..whole]
-        .chunks_exact(SUMS)
-        .zip(columns.chunks_exact(SUMS))
-    {
-        for s in 0..SUMS {
-            (0..L).for_each(|c| sums[s][c] += w[s][c] * f64::from(v[s]));
+    let lines = values[..whole].chunks(LINE).zip(columns.chunks(LINE));
+    for (k, (v, w)) in lines.enumerate() {
+        if let Some(ahead) = values.get(k * LINE + DENSE_AHEAD) {
+            prefetch(ahead);
+        }
+        for (v, w) in v.chunks_exact(SUMS).zip(w.chunks_exact(SUMS)) {
+            for s in 0..SUMS {
+                (0..L).for_each(|c| sums[s][c] += w[s][c] * f64::from(v[s]));
+            }
         }
     }
     let mut margins = bias;
