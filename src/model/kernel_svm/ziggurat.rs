@@ -1,7 +1,7 @@
 //! `rand_distr`'s standard normals, with their common case inlined: the random Fourier
 //! features' weights draw tens of millions of them, and `StandardNormal::sample` is too large
 //! for the compiler to inline, so each normal paid a call and kept the generator's state in
-//! memory. On SMS's map, about a third of the fit's samples sat in that call.
+//! memory. On SMS's map, about a third of a fit and predict's samples sat in that call.
 //!
 //! The ziggurat (`rand_distr` 0.5.1's `utils::ziggurat`) draws 64 bits, takes the layer `i`
 //! from the low 8 and a uniform `u` in [−1, 1) from the top 52, and returns `x = u·x_i` when
@@ -16,13 +16,13 @@ use rand_distr::{Distribution, StandardNormal};
 use crate::model::random::SplitMix;
 
 /// 2⁴⁰: the probe's `u` is its inverse, small enough that `u·x_i < x_{i+1}` for every layer
-/// below the last two, and a power of two, so that `u·x_i` is exact.
+/// but the last, and a power of two, so that `u·x_i` is exact.
 const PROBE_SCALE: f64 = 1_099_511_627_776.0;
 
 /// The layer edges x_i, read from `rand_distr` itself so that the two cannot disagree: layer
-/// `i`'s probe returns `u·x_i` with `u` = 2⁻⁴⁰. The edges of the last two layers are left at
-/// zero, so that their draws always go to `rand_distr`: the top edge is zero in its table, and
-/// the last but one would take the probe into the slow path.
+/// `i`'s probe returns `u·x_i` with `u` = 2⁻⁴⁰. x_255 and x_256 are left at zero: x_256 is zero
+/// in its table too, and layer 255's probe would fail the fast test and go into the slow path.
+/// The draws of layers 254 and 255 (1 in 128) then always go to `rand_distr`.
 static EDGES: LazyLock<[f64; 257]> = LazyLock::new(|| {
     let mut edges = [0.0; 257];
     for (i, edge) in edges.iter_mut().enumerate().take(255) {
