@@ -137,12 +137,9 @@ impl FourierFeatures {
         // The key is mixed into one word first, so that no two columns' streams overlap; for
         // the ziggurat, the block's number is mixed with that word again, so that no two
         // blocks' streams do.
-        let mut mixer = SplitMix(self.seed ^ u64::from(key).wrapping_mul(0xD1B5_4A32_D192_ED03));
-        let mut rng = SplitMix(mixer.next_u64());
+        let mut rng = mixed(self.seed, u64::from(key));
         if self.normals == Normals::Ziggurat {
-            rng = SplitMix(
-                SplitMix(rng.0 ^ (block as u64).wrapping_mul(0xD1B5_4A32_D192_ED03)).next_u64(),
-            );
+            rng = mixed(rng.0, block as u64);
             ziggurat::scaled_normals(&mut rng, deviation, out);
             return;
         }
@@ -312,6 +309,12 @@ impl Group<'_> {
             sums.iter_mut().zip(w).for_each(|(o, &w)| *o += v * w);
         }
     }
+}
+
+/// A generator seeded by `number` mixed into `word`: the first draw of a generator from `word`
+/// with `number` times an odd constant folded in.
+fn mixed(word: u64, number: u64) -> SplitMix {
+    SplitMix(SplitMix(word ^ number.wrapping_mul(0xD1B5_4A32_D192_ED03)).next_u64())
 }
 
 /// A uniform draw from (0, 1), never 0, from the generator's top 53 bits.
